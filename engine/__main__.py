@@ -1,0 +1,203 @@
+"""Command line for the engine: ``python -m engine <command> ...``.
+
+    python -m engine score 5H 5S 5D JC --starter 5C [--crib] [--json]
+    python -m engine deck SEED [--players 2] [--dealer 0] [--json]
+    python -m engine cut SEED [--players 2] [--json]
+    python -m engine verify SEED COMMITMENT
+
+Bad input prints one line on stderr and exits with status 2. To add a command, write a
+function that takes the subparsers object, adds its parser and sets ``run`` to a handler
+``(args) -> int``; decorate it with ``@command``. Handlers raise ValueError for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Callable, NoReturn
+
+from engine import fairdeal
+from engine.cards import card_name, cards_name, parse_card, parse_cards
+from engine.scoring import score_show
+
+PROG = "python -m engine"
+
+Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+COMMANDS: list[Registrar] = []
+
+
+def command(register: Registrar) -> Registrar:
+    """Register a subcommand (a function that adds its parser to the subparsers)."""
+    COMMANDS.append(register)
+    return register
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line on stderr, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the error in one line and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False))
+
+
+# --------------------------------------------------------------------------------------------
+# score
+
+
+@command
+def add_score(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``score`` command: count a hand or crib with its starter."""
+    p = subparsers.add_parser("score", help="count a hand or crib as it is said aloud",
+                              description="Count four cards with the starter, as players say it.")
+    p.add_argument("cards", nargs="+", help="the four cards, e.g. 5H 5S 5D JC (10S, TS, J♦ all work)")
+    p.add_argument("--starter", "-s", required=True, help="the starter (cut card), e.g. 5C")
+    p.add_argument("--crib", action="store_true", help="count as a crib (only a five-card flush scores)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=run_score)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """Count the hand and print the count and the total."""
+    hand = parse_cards(" ".join(args.cards))
+    if len(hand) != 4:
+        raise ValueError(f"a hand or crib has 4 cards, got {len(hand)}")
+    starter = parse_card(args.starter)
+    result = score_show(hand, starter, crib=args.crib)
+    if args.json:
+        data = result.to_dict()
+        data["hand_names"] = [card_name(c) for c in result.hand]
+        data["starter_name"] = card_name(result.starter)
+        _print_json(data)
+        return 0
+    print(f"{'crib' if args.crib else 'hand'} {cards_name(result.hand)}, starter {card_name(starter)}")
+    print(result.spoken)
+    for item in result.items:
+        print(f"  {item.kind:<8} {cards_name(item.cards):<16} {item.points:>2}")
+    print(f"total {result.total}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# deck, cut, verify
+
+
+def _add_table_options(p: argparse.ArgumentParser, dealer: bool = True) -> None:
+    p.add_argument("--players", type=int, default=2, choices=sorted(fairdeal.DEAL_SIZES),
+                   help="number of players (default 2)")
+    if dealer:
+        p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+@command
+def add_deck(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``deck`` command: the commitment and the 52 cards of a seed, with their owners."""
+    p = subparsers.add_parser("deck", help="show the deck a fair-deal seed makes",
+                              description="Print a seed's commitment and its 52 cards in order, "
+                                          "marking whose each card was.")
+    p.add_argument("seed", help="the seed: 32 hex digits")
+    _add_table_options(p)
+    p.set_defaults(run=run_deck)
+
+
+def run_deck(args: argparse.Namespace) -> int:
+    """Print the commitment and the shuffled deck with each card's owner."""
+    seed = fairdeal.parse_seed(args.seed)
+    owners = fairdeal.deal_owners(args.players, args.dealer)
+    deck = fairdeal.shuffled_deck(seed)
+    if args.json:
+        _print_json({
+            "seed": seed,
+            "commitment": fairdeal.commitment(seed),
+            "players": args.players,
+            "dealer": args.dealer,
+            "cards": [{"position": i + 1, "card": card, "name": card_name(card), "owner": owner}
+                      for i, (card, owner) in enumerate(zip(deck, owners))],
+        })
+        return 0
+    print(f"seed        {seed}")
+    print(f"commitment  {fairdeal.commitment(seed)}")
+    print(f"players     {args.players}, dealer seat {args.dealer}")
+    for i, (card, owner) in enumerate(zip(deck, owners)):
+        print(f"{i + 1:>3}  {card_name(card):<3}  {owner}")
+    return 0
+
+
+@command
+def add_cut(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``cut`` command: the cut for the first deal from a seed."""
+    p = subparsers.add_parser("cut", help="show the cut for first deal a seed makes",
+                              description="Cut for the first deal: one card per seat from the top "
+                                          "of the seed's deck; lowest rank deals, ties cut again.")
+    p.add_argument("seed", help="the seed: 32 hex digits")
+    _add_table_options(p, dealer=False)
+    p.set_defaults(run=run_cut)
+
+
+def run_cut(args: argparse.Namespace) -> int:
+    """Print each cut card and the seat that deals."""
+    result = fairdeal.cut_for_deal(args.seed, args.players)
+    if args.json:
+        _print_json(result.to_dict())
+        return 0
+    for i, (seat, card) in enumerate(result.cuts):
+        print(f"{i + 1:>3}  {card_name(card):<3}  seat {seat}")
+    print(f"seat {result.dealer} deals")
+    return 0
+
+
+@command
+def add_verify(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``verify`` command: check a revealed seed against its commitment."""
+    p = subparsers.add_parser("verify", help="check a seed against a commitment",
+                              description="Exit 0 if the seed matches the commitment, 1 if not.")
+    p.add_argument("seed", help="the revealed seed: 32 hex digits")
+    p.add_argument("commitment", help="the commitment shown before the deal: 64 hex digits")
+    p.set_defaults(run=run_verify)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Print whether the seed matches; status 0 if it does, 1 if not."""
+    if fairdeal.verify(args.seed, args.commitment):
+        print("match: the seed is the one committed to")
+        return 0
+    print(f"no match: that seed's commitment is {fairdeal.commitment(args.seed)}")
+    return 1
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser with every registered command."""
+    parser = OneLineParser(prog=PROG, description="Cribbage engine: counting and fair deals.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for register in COMMANDS:
+        register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status = args.run(args)
+        sys.stdout.flush()
+        return status
+    except ValueError as error:
+        print(f"{PROG} {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # output piped into a command that stopped reading, e.g. head
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

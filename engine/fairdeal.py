@@ -1,0 +1,252 @@
+"""Fair deals: a seed committed by its SHA-256 before the deal, a deck anyone can rebuild from it.
+
+The algorithm, exactly (any implementation that follows it gets the same cards):
+
+1. Seed: 16 bytes from ``secrets``, written as 32 lowercase hex digits. Surrounding whitespace
+   and uppercase digits are accepted on input and normalised to lowercase.
+2. Commitment: SHA-256 of the ASCII text of those 32 hex digits, as 64 lowercase hex digits,
+   so ``printf %s SEED | sha256sum`` reproduces it.
+3. Generator: sfc32 with a, b, c, d = the seed's four 32-bit big-endian words in order
+   (hex digits 1-8, 9-16, 17-24, 25-32); the first 12 outputs are discarded. One step, all
+   arithmetic mod 2**32: t = a + b + d; d = d + 1; a = b xor (b >> 9); b = c + (c << 3);
+   c = (c << 21) | (c >> 11); c = c + t; the output is t.
+4. Start order: clubs, diamonds, hearts, spades, each A 2 ... 10 J Q K (position 0 = A♣,
+   position 51 = K♠), which is the engine's card numbering.
+5. Shuffle: Fisher-Yates for i = 51 down to 1: draw j uniformly from 0..i by rejection
+   (n = i + 1, limit = 2**32 - (2**32 mod n); draw outputs until one, r, is below limit;
+   j = r mod n), then swap positions i and j.
+6. Deal: hands in seat order from the dealer's left, the dealer last, then any card dealt
+   straight to the crib, then the starter. Two players: shuffled positions 1-6 (one-based) are
+   the pone's hand, 7-12 the dealer's, 13 the starter. Three players: 5 cards each, one to the
+   crib, then the starter (position 17). Four players: 5 cards each, then the starter (21).
+   Seats are numbered 0..players-1 going to the left, so the dealer's left is seat dealer + 1.
+
+The cut for the first deal (``cut_for_deal``) is drawn from the shuffled deck of its own seed,
+read from the top: seat 0 takes the card at position 1, seat 1 the card at position 2, and so
+on, one card per seat. The lowest rank deals (ace low; suits do not matter). If two or more
+seats tie for the lowest rank, those seats alone cut again, in seat order, taking the next
+unused positions, until one seat is lowest. (Should ties use up all 52 cards, which needs every
+round to tie, the first of the seats still tied deals.) Use a fresh seed for the cut, committed
+before the cut like any other, rather than the seed of the first hand.
+
+>>> seed = "000102030405060708090a0b0c0d0e0f"
+>>> verify(seed, commitment(seed)), len(shuffled_deck(seed)), sorted(shuffled_deck(seed)) == list(range(52))
+(True, 52, True)
+>>> d = deal(seed)
+>>> d.hands[1] == d.deck[0:6], d.hands[0] == d.deck[6:12], d.starter == d.deck[12]
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from engine.cards import RANK_OF, card_name
+
+SEED_BYTES = 16
+SEED_HEX_DIGITS = 2 * SEED_BYTES
+DISCARDED_OUTPUTS = 12
+DECK_SIZE = 52
+# players -> (cards dealt to each seat, cards dealt straight to the crib)
+DEAL_SIZES: dict[int, tuple[int, int]] = {2: (6, 0), 3: (5, 1), 4: (5, 0)}
+
+_MASK = 0xFFFFFFFF
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
+def new_seed() -> str:
+    """Return a fresh seed: 16 bytes from ``secrets`` as 32 lowercase hex digits."""
+    import secrets  # imported on first use: keeps the engine's import time small
+
+    return secrets.token_hex(SEED_BYTES)
+
+
+def parse_seed(text: str) -> str:
+    """Check a seed and normalise it (strip whitespace, lowercase); ValueError if it is not one.
+
+    >>> parse_seed("  000102030405060708090A0B0C0D0E0F\\n")
+    '000102030405060708090a0b0c0d0e0f'
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"a seed is text of {SEED_HEX_DIGITS} hex digits, not {type(text).__name__}")
+    seed = text.strip().lower()
+    bad = next((ch for ch in seed if ch not in _HEX_DIGITS), None)
+    if bad is not None:
+        raise ValueError(f"a seed has hex digits only (0-9, a-f); {bad!r} is not one")
+    if len(seed) != SEED_HEX_DIGITS:
+        raise ValueError(f"a seed has {SEED_HEX_DIGITS} hex digits; this one has {len(seed)}")
+    return seed
+
+
+def commitment(seed: str) -> str:
+    """Return the commitment: SHA-256 of the seed's 32 hex digits (ASCII), as 64 hex digits.
+
+    >>> commitment("00000000000000000000000000000000")[:16]
+    '84e0c0eafaa95a34'
+    """
+    import hashlib  # imported on first use: keeps the engine's import time small
+
+    return hashlib.sha256(parse_seed(seed).encode("ascii")).hexdigest()
+
+
+def verify(seed: str, commitment_hex: str) -> bool:
+    """Tell whether a revealed seed matches a commitment shown before the deal."""
+    expected = commitment(seed)
+    if not isinstance(commitment_hex, str):
+        return False
+    return commitment_hex.strip().lower() == expected
+
+
+class Sfc32:
+    """The sfc32 generator keyed by a seed, with the first 12 outputs already discarded."""
+
+    __slots__ = ("a", "b", "c", "d")
+
+    def __init__(self, seed: str) -> None:
+        """Start from the seed's four big-endian 32-bit words."""
+        s = parse_seed(seed)
+        self.a, self.b, self.c, self.d = (int(s[i:i + 8], 16) for i in range(0, 32, 8))
+        for _ in range(DISCARDED_OUTPUTS):
+            self.next_u32()
+
+    def next_u32(self) -> int:
+        """Return the next 32-bit output."""
+        a, b, c, d = self.a, self.b, self.c, self.d
+        t = (a + b + d) & _MASK
+        self.d = (d + 1) & _MASK
+        self.a = b ^ (b >> 9)
+        self.b = (c + (c << 3)) & _MASK
+        c = ((c << 21) | (c >> 11)) & _MASK
+        self.c = (c + t) & _MASK
+        return t
+
+    def below(self, n: int) -> int:
+        """Return an int uniform in 0..n-1, by rejection so that no value is favoured."""
+        limit = 2**32 - (2**32 % n)
+        r = self.next_u32()
+        while r >= limit:
+            r = self.next_u32()
+        return r % n
+
+
+def shuffled_deck(seed: str) -> list[int]:
+    """Return the 52 cards in their shuffled order for a seed (position 0 is dealt first)."""
+    rng = Sfc32(seed)
+    deck = list(range(DECK_SIZE))
+    for i in range(DECK_SIZE - 1, 0, -1):
+        j = rng.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+class Deal(namedtuple("Deal", "hands crib starter deck seed players dealer",
+                      defaults=("", 2, 0))):
+    """One hand's deal: hands by seat, cards dealt to the crib, the starter, the whole deck.
+
+    Fields: hands (list of card lists, indexed by seat), crib (cards dealt straight to the
+    crib), starter, deck (the 52 shuffled cards), seed, players, dealer.
+    """
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict:
+        """Return a JSON-ready dict of the deal, with the commitment."""
+        return {
+            "seed": self.seed,
+            "commitment": commitment(self.seed) if self.seed else "",
+            "players": self.players,
+            "dealer": self.dealer,
+            "hands": [list(h) for h in self.hands],
+            "crib": list(self.crib),
+            "starter": self.starter,
+            "deck": list(self.deck),
+        }
+
+
+def _check_table(players: int, dealer: int) -> tuple[int, int]:
+    if players not in DEAL_SIZES:
+        raise ValueError(f"deals are for {', '.join(map(str, DEAL_SIZES))} players, not {players!r}")
+    if not (isinstance(dealer, int) and 0 <= dealer < players):
+        raise ValueError(f"the dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+    return DEAL_SIZES[players]
+
+
+def deal_seats(players: int = 2, dealer: int = 0) -> list[int]:
+    """Return the seats in the order their hands are dealt: from the dealer's left, dealer last.
+
+    >>> deal_seats(2, 0), deal_seats(3, 1)
+    ([1, 0], [2, 0, 1])
+    """
+    _check_table(players, dealer)
+    return [(dealer + k) % players for k in range(1, players + 1)]
+
+
+def deal(seed: str, players: int = 2, dealer: int = 0) -> Deal:
+    """Deal one hand from a seed: hands by seat, crib cards, starter (see the module docstring)."""
+    each, to_crib = _check_table(players, dealer)
+    seed = parse_seed(seed)
+    deck = shuffled_deck(seed)
+    hands: list[list[int]] = [[] for _ in range(players)]
+    pos = 0
+    for seat in deal_seats(players, dealer):
+        hands[seat] = deck[pos:pos + each]
+        pos += each
+    crib = deck[pos:pos + to_crib]
+    pos += to_crib
+    return Deal(hands, crib, deck[pos], deck, seed, players, dealer)
+
+
+def deal_owners(players: int = 2, dealer: int = 0) -> list[str]:
+    """Return 52 labels saying whose each shuffled position was: pone/dealer (or "seat N"),
+    crib, starter, rest.
+
+    >>> owners = deal_owners()
+    >>> owners[0], owners[6], owners[12], owners[13], len(owners)
+    ('pone', 'dealer', 'starter', 'rest', 52)
+    """
+    each, to_crib = _check_table(players, dealer)
+    labels: list[str] = []
+    for seat in deal_seats(players, dealer):
+        if seat == dealer:
+            label = "dealer"
+        else:
+            label = "pone" if players == 2 else f"seat {seat}"
+        labels += [label] * each
+    labels += ["crib"] * to_crib + ["starter"]
+    return labels + ["rest"] * (DECK_SIZE - len(labels))
+
+
+class CutResult(namedtuple("CutResult", "cuts dealer")):
+    """The cut for the first deal: cuts, the (seat, card) pairs in the order cut (the i-th
+    from shuffled position i + 1), and dealer, the seat that deals."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict:
+        """Return a JSON-ready dict: cuts as {position, seat, card, name}, and the dealer."""
+        return {
+            "cuts": [{"position": i + 1, "seat": seat, "card": card, "name": card_name(card)}
+                     for i, (seat, card) in enumerate(self.cuts)],
+            "dealer": self.dealer,
+        }
+
+
+def cut_for_deal(seed: str, players: int = 2) -> CutResult:
+    """Cut for the first deal from a seed's shuffled deck; the lowest rank deals, ties cut again.
+
+    >>> result = cut_for_deal("000102030405060708090a0b0c0d0e0f")
+    >>> [seat for seat, _ in result.cuts[:2]], result.dealer in (0, 1)
+    ([0, 1], True)
+    """
+    _check_table(players, 0)
+    deck = shuffled_deck(seed)
+    cuts: list[tuple[int, int]] = []
+    pos = 0
+    tied = list(range(players))
+    while len(tied) > 1 and pos + len(tied) <= DECK_SIZE:
+        round_cuts = [(seat, deck[pos + k]) for k, seat in enumerate(tied)]
+        pos += len(tied)
+        cuts += round_cuts
+        low = min(RANK_OF[card] for _, card in round_cuts)
+        tied = [seat for seat, card in round_cuts if RANK_OF[card] == low]
+    return CutResult(cuts, tied[0])
