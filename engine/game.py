@@ -1,0 +1,973 @@
+"""The whole game of cribbage as one JSON-serialisable state object, in the OpenSpiel shape.
+
+A game is made by ``new_game`` (or loaded by ``from_json``) and driven by actions::
+
+    state = new_game(seed="practice-1")          # seed=None: fresh fair-deal seeds every hand
+    while not state.is_over:
+        seat = state.to_act                       # whose decision it is
+        view = state.view(seat)                   # everything that seat may know, nothing more
+        action = choose(view["legal_actions"])    # a UI or a computer opponent decides
+        events = state.apply(action)              # what happened, up to the next decision
+        for seat_events in (events_for(s, events) for s in range(state.players)): ...
+    state.winner, state.scores
+
+>>> state = new_game(seed="doctest")
+>>> state.phase, state.to_act, len(state.legal_actions())
+('discard', 0, 15)
+>>> events = state.apply(state.legal_actions()[0])
+>>> [e["type"] for e in events], state.to_act
+(['discard'], 1)
+>>> from_json(state.to_json()).to_json() == state.to_json()
+True
+
+Seats are numbered 0..players-1 clockwise: the seat after the dealer (dealer + 1) is the pone,
+who leads the play and counts first. Two players are the standard game; three players (five
+cards each, one dealt to the crib, one discard each) and four players in two partnerships
+(seats 0 and 2 against 1 and 3, five cards each, one discard each, one score per partnership)
+follow the same rules. ``scores`` is always a list by seat (partners show the same score).
+
+Phases (``state.phase``)
+------------------------
+- ``"discard"``: every seat must throw to the crib; ``to_act`` is the lowest seat that has not.
+- ``"play"``: the pegging; ``to_act`` is the seat to lay a card. A seat that cannot lay a card
+  without passing 31 says go automatically (an event); it is never asked.
+- ``"count"``: muggins games only: ``to_act`` must claim the count of the hand (or crib) that is
+  being shown. Without muggins the show is counted automatically and this phase never rests.
+- ``"over"``: ``to_act`` is None, ``winner`` is the seat that reached the target.
+
+Actions (plain dicts; an optional ``"seat"`` key, if present, must equal ``to_act``)
+-----------------------------------------------------------------------------------
+- ``{"type": "discard", "cards": [c1, c2]}``  (one card with 3 or 4 players; any order)
+- ``{"type": "play", "card": c}``
+- ``{"type": "count", "points": n}``  (muggins only; 0 <= n <= the true count)
+
+Cards are ints 0..51 (``engine.cards``). ``legal_actions()`` lists every legal action in
+canonical form (discard cards sorted). Anything else raises ``IllegalActionError`` (a
+``ValueError``) naming what is wrong, and changes nothing. A muggins claim above the true count
+is refused that way too. Note that in the count phase the legal actions run from 0 to the
+true count: a UI must not offer that list as a hint.
+
+Events (plain dicts, returned by ``apply``; ``state.start_events`` holds those of the cut and
+the first deal)
+------------------------------------------------------------------------------------------
+- ``{"type": "cut", "seed", "commitment", "cuts": [[seat, card], ...], "dealer"}``
+  the cut for first deal, drawn from its own seed, which is revealed at once.
+- ``{"type": "deal", "hand_number", "dealer", "commitment", "cards_each"}``
+- ``{"type": "hand", "seat", "cards", "visible_to": [seat]}``  PRIVATE: one per seat per deal.
+- ``{"type": "discard", "seat", "count"}``  (which cards stays private; the seat knows them)
+- ``{"type": "starter", "card", "dealer"}``
+- ``{"type": "play", "seat", "card", "count"}``  (count after the card)
+- ``{"type": "go", "seat", "count"}``  the seat cannot lay a card (a seat that laid the last card
+  and cannot continue does not say go, it pegs it)
+- ``{"type": "reset", "next"}``  the count goes back to 0 and ``next`` leads
+- ``{"type": "count_turn", "seat", "show", "cards", "starter"}``  muggins: the seat must count
+  these cards (``show`` is "hand" or "crib"; the crib becomes visible to everyone here)
+- ``{"type": "show", "seat", "show", "cards", "starter", "total", "spoken", "items", "claimed"}``
+  a hand or crib counted; ``items`` are ``scoring.ScoreItem.to_dict()``; ``claimed`` is the
+  muggins claim or None
+- ``{"type": "score", "seat", "points", "reason", "source", "cards", "total"}`` plus
+  ``"show": "hand"|"crib"`` for show points. Every point ever scored is one of these;
+  ``total`` is the scorer's (partnership's) score after it. Reasons: his_heels; in the play
+  fifteen, thirty_one, pair, pair_royal, double_pair_royal, run, go, last_card; in the show one
+  event per item: fifteen, pair, run, flush, nobs; muggins games add "count" (an undercount:
+  the points the seat claimed, as one event) and "muggins" (the points it missed, given to the
+  next seat clockwise). ``source`` is one of ``SOURCES``: pegging, hand, crib, heels, muggins.
+- ``{"type": "hand_end", "hand_number", "dealer", "seed", "commitment", "points"}``  the seed is
+  revealed; ``points`` are this hand's points by seat. Also sent when the game ends mid-hand.
+- ``{"type": "game_over", "winner", "winners", "scores", "skunk", "skunks"}``  skunk is "none",
+  "skunk" or "double_skunk" for the losing side (three players: the worst among the losers;
+  ``skunks`` gives each seat's).
+
+Private events carry ``"visible_to": [seats]``; every other event is public. Give a seat only
+``events_for(seat, events)`` (also ``state.events_for``), which drops the private events of
+other seats. The only private event is the dealt hand (``start_events`` holds two of them).
+
+The view (``state.view(seat)``): exactly what that seat may know
+-----------------------------------------------------------------
+``{"seat", "players", "target", "muggins", "hand_number", "phase", "to_act", "dealer", "pone",
+"scores", "tally": [{source: points}] by seat (whole game), "hand_points": the same for this hand,
+"hand": own cards not yet laid, "discards": own discards or None, "played": own cards laid,
+"hand_sizes", "discarded": [bool] by seat, "crib_owner", "crib_size", "crib": cards or None (only
+once shown, or while a muggins count of it is due), "starter": card or None, "laid": [[seat, card]] this hand in order, "count",
+"current": [[seat, card]] since the count last reset, "go": seats that said go in this count,
+"shown": [show records as in the show event] of this hand, "counting": the count_turn record or
+None, "legal_actions" (empty unless it is this seat's turn), "commitment" (always),
+"seed" (None until the hand is over), "last_hand": {"hand_number", "dealer", "seed",
+"commitment", "points"} or None, "is_over", "winner", "winners", "skunk", "revealed": None, or
+once the game is over {"hands", "crib_dealt", "starter"} as dealt}``.
+
+Fair deals and seeds
+--------------------
+Each hand is dealt by ``fairdeal.deal`` from its own seed, whose commitment is public from the
+deal on and which is revealed when the hand ends. ``seed=None`` takes every seed (and the cut's)
+from ``fairdeal.new_seed()`` when it is needed; a given seed (str or int) derives them: the first
+32 hex digits of sha256 of ``f"{seed}:{hand_number}"`` (``f"{seed}:cut"`` for the cut).
+
+Saved games
+-----------
+``to_json()`` is compact canonical JSON holding the rules, the cut, one summary line per finished
+hand, the current hand and its action list. ``from_json`` refuses anything that is not exactly
+such a game with ``GameFormatError`` (a ``ValueError``): it checks structure and types, that the
+hands are the deal of the stored seed, that every card is in exactly one place, that the scores
+are the sums of the points, and finally replays the current hand's actions and requires the
+same state. The saved text holds the seeds and every hand: it is for the device's own storage,
+never for an opponent (opponents and the UI get views).
+
+Skunks: with a target of 121 the loser is skunked at 90 or fewer and double-skunked below 61;
+in the 61-point game a loser below 31 is skunked (there is no double skunk).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, Iterable
+
+from engine import fairdeal
+from engine.cards import JACK, RANK_OF, VALUE_OF, card_name, is_card
+from engine.scoring import GO, HIS_HEELS, LAST_CARD, MAX_COUNT, score_play, score_show
+
+FORMAT_NAME = "cribbage-game"
+FORMAT_VERSION = 1
+TARGETS = (121, 61)
+PLAYER_COUNTS = (2, 3, 4)
+PHASES = ("discard", "play", "count", "over")
+ACTION_TYPES = ("discard", "play", "count")
+SOURCES = ("pegging", "hand", "crib", "heels", "muggins")
+SKUNK_KINDS = ("none", "skunk", "double_skunk")
+SKUNK_LINES = {121: (91, 61), 61: (31, None)}  # below the first: skunk; below the second: double
+DISCARDS_EACH = {2: 2, 3: 1, 4: 1}
+CARDS_EACH = {2: 6, 3: 5, 4: 5}
+MAX_SEED_TEXT = 200
+MAX_HANDS = 400  # far more than any game can take (every hand scores at least the last card)
+MAX_POINTS = 10_000
+
+_SEED_FORM = re.compile(r"[0-9a-f]{32}")
+_ACTION_FIELD = {"discard": "cards", "play": "card", "count": "points"}
+_PEGGING, _HAND, _CRIB, _HEELS, _MUGGINS = range(5)
+
+
+class GameError(ValueError):
+    """Base class of the game's errors (a ValueError, so callers can treat it as bad input)."""
+
+
+class IllegalActionError(GameError):
+    """An action that is not legal in the current state; the state is left unchanged."""
+
+
+class GameFormatError(GameError):
+    """Saved-game JSON that is corrupt, tampered with or from an unknown format version."""
+
+
+def derive_seed(base: str, key: int | str) -> str:
+    """Derive a fair-deal seed from a game seed: first 32 hex digits of sha256(f"{base}:{key}").
+
+    >>> derive_seed("7", 1) == derive_seed(7, 1), len(derive_seed("7", "cut"))
+    (True, 32)
+    """
+    return hashlib.sha256(f"{base}:{key}".encode("utf-8")).hexdigest()[:32]
+
+
+@lru_cache(maxsize=16)
+def _dealt(seed: str, players: int, dealer: int) -> Any:
+    """The fair deal of a seed (cached: a hand is re-dealt on every load; never mutate it)."""
+    return fairdeal.deal(seed, players, dealer)
+
+
+@lru_cache(maxsize=16)
+def _cut(seed: str, players: int) -> Any:
+    """The cut for first deal drawn from a seed (cached, like _dealt)."""
+    return fairdeal.cut_for_deal(seed, players)
+
+
+def events_for(seat: int, events: Iterable[dict]) -> list[dict]:
+    """Return the events a seat may see: public ones and the private ones addressed to it."""
+    return [e for e in events if "visible_to" not in e or seat in e["visible_to"]]
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _skunk_kind(target: int, score: int) -> str:
+    single, double = SKUNK_LINES[target]
+    if double is not None and score < double:
+        return "double_skunk"
+    if score < single:
+        return "skunk"
+    return "none"
+
+
+def _normalise_base_seed(seed: object) -> str | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise ValueError(f"a game seed is text or a whole number, got {type(seed).__name__}")
+    text = str(seed)
+    if not text or len(text) > MAX_SEED_TEXT:
+        raise ValueError(f"a game seed is 1 to {MAX_SEED_TEXT} characters long")
+    return text
+
+
+def new_game(seed: str | int | None = None, target: int = 121, muggins: bool = False,
+             players: int = 2) -> "GameState":
+    """Start a game: cut for first deal, then deal the first hand.
+
+    >>> g = new_game(seed=1, target=61)
+    >>> g.target, g.phase, g.hand_number, g.scores
+    (61, 'discard', 1, [0, 0])
+    """
+    if not _is_int(players) or players not in PLAYER_COUNTS:
+        raise ValueError(f"players must be one of {', '.join(map(str, PLAYER_COUNTS))}, got {players!r}")
+    if not _is_int(target) or target not in TARGETS:
+        raise ValueError(f"target must be 121 or 61, got {target!r}")
+    if not isinstance(muggins, bool):
+        raise ValueError(f"muggins must be True or False, got {muggins!r}")
+    base = _normalise_base_seed(seed)
+    state = GameState(players, target, muggins, base)
+    cut_seed = derive_seed(base, "cut") if base is not None else fairdeal.new_seed()
+    result = _cut(cut_seed, players)
+    state.cut = {"seed": cut_seed, "cuts": [[int(s), int(c)] for s, c in result.cuts],
+                 "dealer": int(result.dealer)}
+    events: list[dict] = [{"type": "cut", "seed": cut_seed, "commitment": fairdeal.commitment(cut_seed),
+                           "cuts": [list(pair) for pair in state.cut["cuts"]], "dealer": state.cut["dealer"]}]
+    state._start_hand(1, state.cut["dealer"], events)
+    state.start_events = events
+    return state
+
+
+class GameState:
+    """A game in progress: rules, scores, the current hand; build with new_game or from_json."""
+
+    def __init__(self, players: int, target: int, muggins: bool, base_seed: str | None) -> None:
+        """Set up an empty game shell (use new_game or from_json instead)."""
+        self.players = players
+        self.target = target
+        self.muggins = muggins
+        self.base_seed = base_seed
+        self.cut: dict = {}
+        self.history: list[dict] = []
+        self.tally: list[list[int]] = [[0] * len(SOURCES) for _ in range(players)]
+        self.phase = "discard"
+        self.to_act: int | None = None
+        self.winner: int | None = None
+        self.hand_number = 0
+        self.dealer = 0
+        self.seed = ""
+        self.commitment = ""
+        self.held: list[list[int]] = []
+        self.discards: list[list[int] | None] = []
+        self.crib: list[int] = []
+        self.starter: int | None = None
+        self.laid: list[list[int]] = []
+        self.count_start = 0
+        self.gone: list[int] = []
+        self.show_step = 0
+        self.claims: list[int] = []
+        self.points: list[list[int]] = []
+        self.actions: list[dict] = []
+        self.start_events: list[dict] = []
+        self._deal: Any = None
+
+    # ----------------------------------------------------------------------------------------
+    # Read-only facts
+
+    @property
+    def is_over(self) -> bool:
+        """True once a side has reached the target."""
+        return self.phase == "over"
+
+    @property
+    def pone(self) -> int:
+        """The seat after the dealer: leads the play and counts first."""
+        return (self.dealer + 1) % self.players
+
+    def side_of(self, seat: int) -> int:
+        """The side (score track) a seat plays for: its partnership with 4 players, else itself."""
+        return seat % 2 if self.players == 4 else seat
+
+    def side_seats(self, seat: int) -> list[int]:
+        """The seats that share a seat's score track (partners included)."""
+        return [seat % 2, seat % 2 + 2] if self.players == 4 else [seat]
+
+    def _side_score(self, seat: int) -> int:
+        if self.players == 4:
+            return sum(self.tally[seat % 2]) + sum(self.tally[seat % 2 + 2])
+        return sum(self.tally[seat])
+
+    @property
+    def scores(self) -> list[int]:
+        """The score by seat (partners share one score)."""
+        totals = [sum(t) for t in self.tally]
+        if self.players == 4:
+            return [totals[s % 2] + totals[s % 2 + 2] for s in range(4)]
+        return totals
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats of the winning side (empty while the game is on)."""
+        return [] if self.winner is None else self.side_seats(self.winner)
+
+    @property
+    def skunk(self) -> str | None:
+        """None while the game is on; then "none", "skunk" or "double_skunk" (worst loser)."""
+        if self.winner is None:
+            return None
+        kinds = self.skunks
+        return max(kinds, key=SKUNK_KINDS.index)
+
+    @property
+    def skunks(self) -> list[str] | None:
+        """Each seat's skunk kind once the game is over ("none" for the winners)."""
+        if self.winner is None:
+            return None
+        scores = self.scores
+        win = self.side_of(self.winner)
+        return ["none" if self.side_of(s) == win else _skunk_kind(self.target, scores[s])
+                for s in range(self.players)]
+
+    def count(self) -> int:
+        """The running count of the play."""
+        return sum(VALUE_OF[c] for _, c in self.laid[self.count_start:])
+
+    def _show_order(self) -> list[tuple[int, str]]:
+        n, d = self.players, self.dealer
+        return [((d + i) % n, "hand") for i in range(1, n + 1)] + [(d, "crib")]
+
+    def _show_cards(self, seat: int, what: str) -> list[int]:
+        if what == "crib":
+            return sorted(self.crib)
+        return sorted(self.held[seat] + [c for s, c in self.laid if s == seat])
+
+    # ----------------------------------------------------------------------------------------
+    # Legal actions and the one place legality is checked
+
+    def legal_actions(self) -> list[dict]:
+        """Every legal action for the seat to act, in canonical form ([] once the game is over)."""
+        seat = self.to_act
+        if self.phase == "over" or seat is None:
+            return []
+        if self.phase == "discard":
+            k = DISCARDS_EACH[self.players]
+            return [{"type": "discard", "cards": list(combo)}
+                    for combo in combinations(sorted(self.held[seat]), k)]
+        if self.phase == "play":
+            count = self.count()
+            return [{"type": "play", "card": c} for c in sorted(self.held[seat])
+                    if count + VALUE_OF[c] <= MAX_COUNT]
+        total = self._current_show().total
+        return [{"type": "count", "points": n} for n in range(total + 1)]
+
+    def _check(self, action: object) -> dict:
+        """Return the canonical form of a legal action or raise IllegalActionError saying why."""
+        if self.phase == "over":
+            raise IllegalActionError("the game is over: no more actions")
+        if not isinstance(action, dict):
+            raise IllegalActionError(
+                f"an action is a dict such as {{'type': 'play', 'card': 4}}, got {action!r}")
+        kind = action.get("type")
+        if kind not in ACTION_TYPES:
+            raise IllegalActionError(f"unknown action type {kind!r} (expected discard, play or count)")
+        expected = self.phase  # each phase but "over" is named after the action it takes
+        seat = self.to_act
+        assert seat is not None
+        if kind != expected:
+            raise IllegalActionError(
+                f"a {kind} action is not allowed now: it is the {self.phase} phase and seat {seat} "
+                f"must {expected}")
+        field = _ACTION_FIELD[kind]
+        extra = sorted(set(action) - {"type", "seat", field}, key=str)
+        if extra:
+            raise IllegalActionError(f"unexpected key(s) {', '.join(map(repr, extra))} in a {kind} action")
+        if "seat" in action and (not _is_int(action["seat"]) or action["seat"] != seat):
+            raise IllegalActionError(f"it is seat {seat}'s turn, not seat {action['seat']!r}'s")
+        if field not in action:
+            raise IllegalActionError(f"a {kind} action needs {field!r}")
+        value = action[field]
+        if kind == "discard":
+            need = DISCARDS_EACH[self.players]
+            if not isinstance(value, (list, tuple)):
+                raise IllegalActionError(f"discard 'cards' must be a list of {need} card(s), got {value!r}")
+            if len(value) != need:
+                raise IllegalActionError(f"discard exactly {need} card(s) to the crib, got {len(value)}")
+            for c in value:
+                if not is_card(c):
+                    raise IllegalActionError(f"not a card: {c!r} (card ints run from 0 to 51)")
+            if len(set(value)) != len(value):
+                raise IllegalActionError(f"the same card twice in a discard: {[card_name(c) for c in value]}")
+            for c in value:
+                if c not in self.held[seat]:
+                    raise IllegalActionError(f"seat {seat} does not hold {card_name(c)}")
+            return {"type": "discard", "cards": sorted(value)}
+        if kind == "play":
+            if not is_card(value):
+                raise IllegalActionError(f"not a card: {value!r} (card ints run from 0 to 51)")
+            if value not in self.held[seat]:
+                raise IllegalActionError(f"seat {seat} does not hold {card_name(value)}")
+            count = self.count()
+            if count + VALUE_OF[value] > MAX_COUNT:
+                raise IllegalActionError(
+                    f"{card_name(value)} would take the count from {count} to "
+                    f"{count + VALUE_OF[value]}, past {MAX_COUNT}")
+            return {"type": "play", "card": value}
+        if not _is_int(value) or value < 0:
+            raise IllegalActionError(f"a count is a whole number of points, 0 or more, got {value!r}")
+        if value > self._current_show().total:
+            raise IllegalActionError(
+                f"claim of {value} refused: it is more than the cards are worth; count again "
+                "(a claim may not exceed the true count)")
+        return {"type": "count", "points": value}
+
+    # ----------------------------------------------------------------------------------------
+    # Applying actions
+
+    def apply(self, action: dict) -> list[dict]:
+        """Apply the action of the seat to act; return every event up to the next decision."""
+        canonical = self._check(action)
+        seat = self.to_act
+        assert seat is not None
+        events: list[dict] = []
+        self.actions.append(canonical)
+        kind = canonical["type"]
+        if kind == "discard":
+            self._do_discard(seat, canonical["cards"], events)
+        elif kind == "play":
+            self._do_play(seat, canonical["card"], events)
+        else:
+            self._do_count(seat, canonical["points"], events)
+        return events
+
+    def events_for(self, seat: int, events: Iterable[dict]) -> list[dict]:
+        """Return the events a seat may see (see the module function events_for)."""
+        self._check_seat(seat)
+        return events_for(seat, events)
+
+    def _add(self, seat: int, points: int, reason: str, cards: Iterable[int], source: int,
+             events: list[dict], show: str | None = None) -> None:
+        """Peg points for a seat and record the score event (the only place points are added)."""
+        if points <= 0:
+            return
+        self.tally[seat][source] += points
+        self.points[seat][source] += points
+        event = {"type": "score", "seat": seat, "points": points, "reason": reason,
+                 "source": SOURCES[source], "cards": list(cards), "total": self._side_score(seat)}
+        if show is not None:
+            event["show"] = show
+        events.append(event)
+
+    def _won(self, seat: int, events: list[dict]) -> bool:
+        """End the game at once if the seat's side has reached the target."""
+        if self._side_score(seat) < self.target:
+            return False
+        self.winner = seat
+        self.phase = "over"
+        self.to_act = None
+        events.append(self._hand_end_event())
+        events.append({"type": "game_over", "winner": seat, "winners": self.winners,
+                       "scores": self.scores, "skunk": self.skunk, "skunks": self.skunks})
+        return True
+
+    def _start_hand(self, number: int, dealer: int, events: list[dict], seed: str | None = None) -> None:
+        """Deal hand `number` from its seed (derived, given, or fresh) and open the discard."""
+        if seed is None:
+            seed = derive_seed(self.base_seed, number) if self.base_seed is not None else fairdeal.new_seed()
+        n = self.players
+        deal = _dealt(seed, n, dealer)
+        self._deal = deal
+        self.hand_number = number
+        self.dealer = dealer
+        self.seed = seed
+        self.commitment = fairdeal.commitment(seed)
+        self.held = [sorted(int(c) for c in deal.hands[s]) for s in range(n)]
+        self.discards = [None] * n
+        self.crib = sorted(int(c) for c in deal.crib)
+        self.starter = None
+        self.laid = []
+        self.count_start = 0
+        self.gone = []
+        self.show_step = 0
+        self.claims = []
+        self.points = [[0] * len(SOURCES) for _ in range(n)]
+        self.actions = []
+        self.phase = "discard"
+        self.to_act = 0
+        events.append({"type": "deal", "hand_number": number, "dealer": dealer,
+                       "commitment": self.commitment, "cards_each": CARDS_EACH[n]})
+        for s in range(n):
+            events.append({"type": "hand", "seat": s, "cards": list(self.held[s]), "visible_to": [s]})
+
+    def _do_discard(self, seat: int, cards: list[int], events: list[dict]) -> None:
+        held = self.held[seat]
+        for c in cards:
+            held.remove(c)
+        self.discards[seat] = list(cards)
+        self.crib = sorted(self.crib + cards)
+        events.append({"type": "discard", "seat": seat, "count": len(cards)})
+        waiting = [s for s in range(self.players) if self.discards[s] is None]
+        if waiting:
+            self.to_act = waiting[0]
+            return
+        starter = int(self._deal.starter)
+        self.starter = starter
+        events.append({"type": "starter", "card": starter, "dealer": self.dealer})
+        if RANK_OF[starter] == JACK:
+            self._add(self.dealer, HIS_HEELS, "his_heels", [starter], _HEELS, events)
+            if self._won(self.dealer, events):
+                return
+        self.phase = "play"
+        self._advance_play(self.pone, events)
+
+    def _do_play(self, seat: int, card: int, events: list[dict]) -> None:
+        self.held[seat].remove(card)
+        self.laid.append([seat, card])
+        current = [c for _, c in self.laid[self.count_start:]]
+        result = score_play(current)
+        events.append({"type": "play", "seat": seat, "card": card, "count": result.count})
+        for item in result.items:
+            self._add(seat, item.points, item.kind, item.cards, _PEGGING, events)
+        if self._won(seat, events):
+            return
+        self._advance_play((seat + 1) % self.players, events)
+
+    def _advance_play(self, turn: int, events: list[dict]) -> None:
+        """Find the next seat able to lay a card, declaring goes, go points, resets and the end."""
+        n, held = self.players, self.held
+        while True:
+            if not any(held):
+                seat, card = self.laid[-1]
+                if self.count() != MAX_COUNT:
+                    self._add(seat, LAST_CARD, "last_card", [card], _PEGGING, events)
+                    if self._won(seat, events):
+                        return
+                self._start_show(events)
+                return
+            count = self.count()
+            last = self.laid[-1][0] if len(self.laid) > self.count_start else None
+            if count == MAX_COUNT:
+                turn = self._reset(last, events)
+                continue
+            for i in range(n):
+                s = (turn + i) % n
+                if s in self.gone or not held[s]:
+                    continue
+                if any(count + VALUE_OF[c] <= MAX_COUNT for c in held[s]):
+                    self.to_act = s
+                    return
+                if s != last:
+                    self.gone.append(s)
+                    events.append({"type": "go", "seat": s, "count": count})
+            # Nobody can lay a card: the last card of this count pegs one for the go.
+            assert last is not None
+            self._add(last, GO, "go", [self.laid[-1][1]], _PEGGING, events)
+            if self._won(last, events):
+                return
+            turn = self._reset(last, events)
+
+    def _reset(self, last: int | None, events: list[dict]) -> int:
+        """Start a new count; the next seat after the last card's player that holds cards leads."""
+        assert last is not None
+        n = self.players
+        leader = next(s for s in ((last + i) % n for i in range(1, n + 1)) if self.held[s])
+        self.count_start = len(self.laid)
+        self.gone = []
+        events.append({"type": "reset", "next": leader})
+        return leader
+
+    def _current_show(self):
+        seat, what = self._show_order()[self.show_step]
+        return score_show(self._show_cards(seat, what), self.starter, crib=(what == "crib"))
+
+    def _show_event(self, step: int, result, claimed: int | None) -> dict:
+        seat, what = self._show_order()[step]
+        return {"type": "show", "seat": seat, "show": what, "cards": list(result.hand),
+                "starter": result.starter, "total": result.total, "spoken": result.spoken,
+                "items": [item.to_dict() for item in result.items], "claimed": claimed}
+
+    def _start_show(self, events: list[dict]) -> None:
+        """Count the shows in order from show_step; stop for a muggins claim or a win."""
+        order = self._show_order()
+        while self.show_step < len(order):
+            seat, what = order[self.show_step]
+            if self.muggins:
+                self.phase = "count"
+                self.to_act = seat
+                events.append({"type": "count_turn", "seat": seat, "show": what,
+                               "cards": self._show_cards(seat, what), "starter": self.starter})
+                return
+            result = self._current_show()
+            events.append(self._show_event(self.show_step, result, None))
+            source = _CRIB if what == "crib" else _HAND
+            for item in result.items:
+                self._add(seat, item.points, item.kind, item.cards, source, events, show=what)
+            self.show_step += 1
+            if self._won(seat, events):
+                return
+        self._end_hand(events)
+
+    def _do_count(self, seat: int, points: int, events: list[dict]) -> None:
+        what = self._show_order()[self.show_step][1]
+        result = self._current_show()
+        events.append(self._show_event(self.show_step, result, points))
+        source = _CRIB if what == "crib" else _HAND
+        cards = list(result.hand) + [result.starter]
+        if points == result.total:
+            for item in result.items:
+                self._add(seat, item.points, item.kind, item.cards, source, events, show=what)
+        else:
+            self._add(seat, points, "count", cards, source, events, show=what)
+        self.claims.append(points)
+        self.show_step += 1
+        if self._won(seat, events):
+            return
+        missed = result.total - points
+        if missed:
+            claimant = (seat + 1) % self.players
+            self._add(claimant, missed, "muggins", cards, _MUGGINS, events, show=what)
+            if self._won(claimant, events):
+                return
+        self._start_show(events)
+
+    def _hand_end_event(self) -> dict:
+        return {"type": "hand_end", "hand_number": self.hand_number, "dealer": self.dealer,
+                "seed": self.seed, "commitment": self.commitment,
+                "points": [sum(p) for p in self.points]}
+
+    def _end_hand(self, events: list[dict]) -> None:
+        events.append(self._hand_end_event())
+        self.history.append({"hand": self.hand_number, "dealer": self.dealer, "seed": self.seed,
+                             "points": [list(p) for p in self.points]})
+        self._start_hand(self.hand_number + 1, (self.dealer + 1) % self.players, events)
+
+    # ----------------------------------------------------------------------------------------
+    # Views
+
+    def _check_seat(self, seat: object) -> None:
+        if not _is_int(seat) or not 0 <= seat < self.players:  # type: ignore[operator]
+            raise ValueError(f"no seat {seat!r} in a {self.players}-player game")
+
+    def _show_record(self, step: int) -> dict:
+        seat, what = self._show_order()[step]
+        result = score_show(self._show_cards(seat, what), self.starter, crib=(what == "crib"))
+        event = self._show_event(step, result, self.claims[step] if self.muggins else None)
+        del event["type"]
+        return event
+
+    def view(self, seat: int) -> dict:
+        """Everything the seat may know now, and nothing it may not (JSON-ready)."""
+        self._check_seat(seat)
+        n = self.players
+        over = self.phase == "over"
+        order = self._show_order()
+        shown = [self._show_record(i) for i in range(min(self.show_step, len(order)))]
+        counting = None
+        if self.phase == "count":
+            c_seat, what = order[self.show_step]
+            counting = {"seat": c_seat, "show": what, "cards": self._show_cards(c_seat, what),
+                        "starter": self.starter}
+        crib_seen = (any(r["show"] == "crib" for r in shown)
+                     or (counting is not None and counting["show"] == "crib"))
+        current = [list(p) for p in self.laid[self.count_start:]]
+        last_hand = None
+        if self.history:
+            h = self.history[-1]
+            last_hand = {"hand_number": h["hand"], "dealer": h["dealer"], "seed": h["seed"],
+                         "commitment": fairdeal.commitment(h["seed"]),
+                         "points": [sum(p) for p in h["points"]]}
+        revealed = None
+        if over:
+            revealed = {"hands": [sorted(int(c) for c in h) for h in self._deal.hands],
+                        "crib_dealt": sorted(int(c) for c in self._deal.crib),
+                        "starter": int(self._deal.starter)}
+        return {
+            "seat": seat, "players": n, "target": self.target, "muggins": self.muggins,
+            "hand_number": self.hand_number, "phase": self.phase, "to_act": self.to_act,
+            "dealer": self.dealer, "pone": self.pone, "scores": self.scores,
+            "tally": [dict(zip(SOURCES, t)) for t in self.tally],
+            "hand_points": [dict(zip(SOURCES, p)) for p in self.points],
+            "hand": list(self.held[seat]),
+            "discards": None if self.discards[seat] is None else list(self.discards[seat]),
+            "played": [c for s, c in self.laid if s == seat],
+            "hand_sizes": [len(h) for h in self.held],
+            "discarded": [d is not None for d in self.discards],
+            "crib_owner": self.dealer, "crib_size": len(self.crib),
+            "crib": list(self.crib) if crib_seen else None,
+            "starter": self.starter,
+            "laid": [list(p) for p in self.laid], "count": self.count(), "current": current,
+            "go": list(self.gone),
+            "shown": shown, "counting": counting,
+            "legal_actions": self.legal_actions() if seat == self.to_act else [],
+            "commitment": self.commitment, "seed": self.seed if over else None,
+            "last_hand": last_hand,
+            "is_over": over, "winner": self.winner, "winners": self.winners, "skunk": self.skunk,
+            "revealed": revealed,
+        }
+
+    # ----------------------------------------------------------------------------------------
+    # Saving
+
+    def to_dict(self) -> dict:
+        """The saved form as a fresh JSON-ready dict (see to_json)."""
+        return {
+            "format": FORMAT_NAME, "version": FORMAT_VERSION,
+            "players": self.players, "target": self.target, "muggins": self.muggins,
+            "seed": self.base_seed,
+            "cut": {"seed": self.cut["seed"], "cuts": [list(p) for p in self.cut["cuts"]],
+                    "dealer": self.cut["dealer"]},
+            "history": [{"hand": h["hand"], "dealer": h["dealer"], "seed": h["seed"],
+                         "points": [list(p) for p in h["points"]]} for h in self.history],
+            "tally": [list(t) for t in self.tally],
+            "scores": self.scores,
+            "phase": self.phase, "to_act": self.to_act, "winner": self.winner,
+            "hand": {
+                "number": self.hand_number, "dealer": self.dealer, "seed": self.seed,
+                "held": [list(h) for h in self.held],
+                "discards": [None if d is None else list(d) for d in self.discards],
+                "crib": list(self.crib), "starter": self.starter,
+                "laid": [list(p) for p in self.laid], "count_start": self.count_start,
+                "go": list(self.gone), "show_step": self.show_step, "claims": list(self.claims),
+                "points": [list(p) for p in self.points],
+                "actions": [dict(a) for a in self.actions],
+            },
+        }
+
+    def to_json(self) -> str:
+        """Compact canonical JSON of the whole game (contains the seeds: not for other seats)."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+
+# --------------------------------------------------------------------------------------------
+# Loading and validation
+
+
+def _fail(message: str) -> GameFormatError:
+    return GameFormatError(f"not a valid saved game: {message}")
+
+
+def _need(condition: bool, message: str) -> None:
+    if not condition:
+        raise _fail(message)
+
+
+def _keys(obj: object, keys: frozenset[str], where: str) -> dict:
+    if not isinstance(obj, dict):
+        raise _fail(f"{where} must be an object")
+    if obj.keys() != keys:
+        missing = sorted(keys - set(obj))
+        extra = sorted(set(obj) - keys, key=str)
+        _need(not missing, f"{where} lacks {', '.join(missing)}")
+        raise _fail(f"{where} has unknown field(s) {', '.join(map(str, extra))}")
+    return obj
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal as JSON (so 1, 1.0 and true are told apart)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _int(value: object, where: str, low: int, high: int) -> int:
+    if not (type(value) is int and low <= value <= high):  # type: ignore[operator]
+        raise _fail(f"{where} must be a whole number from {low} to {high}, got {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def _cards(value: object, where: str, max_len: int) -> list[int]:
+    if not (isinstance(value, list) and len(value) <= max_len):
+        raise _fail(f"{where} must be a list of at most {max_len} cards")
+    for c in value:
+        if not (type(c) is int and 0 <= c < 52):
+            raise _fail(f"{where} holds {c!r}, which is not a card (0..51)")
+    return value
+
+
+def _seed(value: object, where: str) -> str:
+    if isinstance(value, str) and _SEED_FORM.fullmatch(value):
+        return value
+    _need(isinstance(value, str), f"{where} must be a seed string")
+    try:
+        fairdeal.parse_seed(value)  # type: ignore[arg-type]
+    except ValueError as error:
+        raise _fail(f"{where}: {error}") from None
+    raise _fail(f"{where} is not in normal form (32 lowercase hex digits)")
+
+
+def _points(value: object, n: int, where: str) -> list[list[int]]:
+    if not (isinstance(value, list) and len(value) == n):
+        raise _fail(f"{where} must list {n} seats")
+    for s, row in enumerate(value):
+        if not (isinstance(row, list) and len(row) == len(SOURCES)):
+            raise _fail(f"{where} for seat {s} must list {len(SOURCES)} sources ({', '.join(SOURCES)})")
+        if not all(type(p) is int and 0 <= p <= MAX_POINTS for p in row):
+            for p in row:
+                _int(p, f"{where} for seat {s}", 0, MAX_POINTS)
+    return value
+
+
+def from_json(text: str) -> GameState:
+    """Load a game saved by to_json; anything corrupt or tampered raises GameFormatError."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise _fail(f"expected JSON text, got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise _fail(f"the text is not JSON ({error})") from None
+    return from_dict(data)
+
+
+_TOP_KEYS = ("format", "version", "players", "target", "muggins", "seed", "cut", "history",
+             "tally", "scores", "phase", "to_act", "winner", "hand")
+_HAND_KEYS = ("number", "dealer", "seed", "held", "discards", "crib", "starter", "laid",
+              "count_start", "go", "show_step", "claims", "points", "actions")
+_TOP_SET, _HAND_SET = frozenset(_TOP_KEYS), frozenset(_HAND_KEYS)
+_CUT_SET = frozenset(("seed", "cuts", "dealer"))
+_HISTORY_SET = frozenset(("hand", "dealer", "seed", "points"))
+
+
+def from_dict(data: object) -> GameState:
+    """Load a game from the dict form of to_json (validated exactly as from_json does)."""
+    _need(isinstance(data, dict), "the top level must be an object")
+    assert isinstance(data, dict)
+    _need(data.get("format") == FORMAT_NAME, f"format must be {FORMAT_NAME!r}, got {data.get('format')!r}")
+    version = data.get("version")
+    _need(version == FORMAT_VERSION and _is_int(version),
+          f"unknown format version {version!r} (this engine reads version {FORMAT_VERSION})")
+    _keys(data, _TOP_SET, "the game")
+
+    n = data["players"]
+    _need(_is_int(n) and n in PLAYER_COUNTS, f"players must be one of {PLAYER_COUNTS}, got {n!r}")
+    target = data["target"]
+    _need(_is_int(target) and target in TARGETS, f"target must be 121 or 61, got {target!r}")
+    _need(isinstance(data["muggins"], bool), "muggins must be true or false")
+    base = data["seed"]
+    _need(base is None or (isinstance(base, str) and 0 < len(base) <= MAX_SEED_TEXT),
+          "the game seed must be null or a short string")
+
+    # The cut for first deal, redrawn from its seed.
+    cut = _keys(data["cut"], _CUT_SET, "the cut")
+    cut_seed = _seed(cut["seed"], "the cut's seed")
+    if base is not None:
+        _need(cut_seed == derive_seed(base, "cut"), "the cut's seed does not follow from the game seed")
+    redrawn = _cut(cut_seed, n)
+    _need(_same(cut["cuts"], [[int(s), int(c)] for s, c in redrawn.cuts])
+          and _same(cut["dealer"], int(redrawn.dealer)),
+          "the cut does not match its seed")
+    first_dealer = cut["dealer"]
+
+    # One summary per finished hand; the deal alternates.
+    history = data["history"]
+    _need(isinstance(history, list) and len(history) < MAX_HANDS, "history must be a list of hands")
+    for i, h in enumerate(history):
+        _keys(h, _HISTORY_SET, f"history entry {i + 1}")
+        if not (_is_int(h["hand"]) and h["hand"] == i + 1):
+            raise _fail(f"history entry {i + 1} is numbered {h['hand']!r}")
+        if not (_is_int(h["dealer"]) and h["dealer"] == (first_dealer + i) % n):
+            raise _fail(f"history entry {i + 1}: the deal must alternate from the cut "
+                        f"(dealer {(first_dealer + i) % n})")
+        seed = _seed(h["seed"], f"history entry {i + 1}'s seed")
+        if base is not None and seed != derive_seed(base, i + 1):
+            raise _fail(f"history entry {i + 1}'s seed does not follow from the game seed")
+        _points(h["points"], n, f"history entry {i + 1} points")
+
+    hand = _keys(data["hand"], _HAND_SET, "the hand")
+    number = hand["number"]
+    _need(_is_int(number) and number == len(history) + 1,
+          f"the hand is numbered {number!r} after {len(history)} finished hand(s)")
+    dealer = hand["dealer"]
+    _need(_is_int(dealer) and dealer == (first_dealer + len(history)) % n,
+          "the deal must alternate: wrong dealer for the current hand")
+    hand_seed = _seed(hand["seed"], "the hand's seed")
+    if base is not None:
+        _need(hand_seed == derive_seed(base, number), "the hand's seed does not follow from the game seed")
+
+    # Cards: types, every card in exactly one place, and the deal of the stored seed.
+    held = hand["held"]
+    _need(isinstance(held, list) and len(held) == n, f"held must list {n} seats")
+    for s in range(n):
+        _cards(held[s], f"seat {s}'s hand", CARDS_EACH[n])
+    discards = hand["discards"]
+    _need(isinstance(discards, list) and len(discards) == n, f"discards must list {n} seats")
+    for s, d in enumerate(discards):
+        if d is not None:
+            _cards(d, f"seat {s}'s discards", DISCARDS_EACH[n])
+            _need(len(d) == DISCARDS_EACH[n], f"seat {s} discarded {len(d)} card(s)")
+    crib = _cards(hand["crib"], "the crib", 4)
+    starter = hand["starter"]
+    _need(starter is None or is_card(starter), f"the starter must be a card or null, got {starter!r}")
+    laid = hand["laid"]
+    _need(isinstance(laid, list) and len(laid) <= 4 * n, "laid must be a list of [seat, card]")
+    for entry in laid:
+        if not (isinstance(entry, list) and len(entry) == 2 and _is_int(entry[0]) and 0 <= entry[0] < n
+                and is_card(entry[1])):
+            raise _fail(f"laid must be a list of [seat, card], not {entry!r}")
+    places: dict[int, str] = {}
+    for where, cards in ([(f"seat {s}'s hand", held[s]) for s in range(n)]
+                         + [("the cards laid", [c for _, c in laid]), ("the crib", crib),
+                            ("the starter", [] if starter is None else [starter])]):
+        for c in cards:
+            if c in places:
+                raise _fail(f"{card_name(c)} is in two places ({places[c]} and {where})")
+            places[c] = where
+    deal = _dealt(hand_seed, n, dealer)
+    for s in range(n):
+        own = sorted(held[s] + [c for t, c in laid if t == s] + (discards[s] or []))
+        _need(own == sorted(deal.hands[s]), f"seat {s}'s cards are not the cards the hand's seed dealt to it")
+    expected_crib = sorted(list(deal.crib) + [c for d in discards if d is not None for c in d])
+    _need(sorted(crib) == expected_crib,
+          "the crib is not the cards the hand's seed and the discards put there")
+    _need(starter is None or starter == deal.starter, "the starter is not the card the hand's seed turns up")
+
+    # Scores: totals by source are the sums of the hands' points.
+    tally = _points(data["tally"], n, "tally")
+    points = _points(hand["points"], n, "the hand's points")
+    before = [[sum(column) for column in zip([0] * len(SOURCES), *(h["points"][s] for h in history))]
+              for s in range(n)]
+    for s in range(n):
+        for k in range(len(SOURCES)):
+            if tally[s][k] != before[s][k] + points[s][k]:
+                raise _fail(f"seat {s}'s {SOURCES[k]} total {tally[s][k]} is not the sum of its points "
+                            f"({before[s][k] + points[s][k]})")
+    sides = [s % 2 if n == 4 else s for s in range(n)]
+    sums = [sum(sum(tally[t]) for t in range(n) if sides[t] == sides[s]) for s in range(n)]
+    _need(_same(data["scores"], sums),
+          f"the scores {data['scores']!r} are not the sums of the points {sums!r}")
+    _need(data["phase"] in PHASES, f"unknown phase {data['phase']!r}")
+    _need(data["to_act"] is None or _is_int(data["to_act"]), "to_act must be a seat or null")
+    _need(data["winner"] is None or _is_int(data["winner"]), "winner must be a seat or null")
+    actions = hand["actions"]
+    _need(isinstance(actions, list) and len(actions) <= 64, "actions must be a list")
+    _int(hand["count_start"], "count_start", 0, 4 * n)
+    _int(hand["show_step"], "show_step", 0, n + 1)
+    for key in ("go", "claims"):
+        _need(isinstance(hand[key], list) and len(hand[key]) <= 4 * n and all(map(_is_int, hand[key])),
+              f"{key} must be a list of whole numbers")
+
+    # Replay the current hand from its deal and require exactly the stored state.
+    state = GameState(n, target, data["muggins"], base)
+    state.cut = {"seed": cut_seed, "cuts": [list(p) for p in cut["cuts"]], "dealer": first_dealer}
+    state.history = [{"hand": h["hand"], "dealer": h["dealer"], "seed": h["seed"],
+                      "points": [list(p) for p in h["points"]]} for h in history]
+    state.tally = before
+    for s in range(n):
+        _need(state._side_score(s) < target, "a score had reached the target before the current hand")
+    state._start_hand(number, dealer, [], seed=hand_seed)
+    for i, action in enumerate(actions):
+        _need(state.phase != "over", f"action {i + 1} comes after the end of the game")
+        try:
+            state.apply(action)
+        except IllegalActionError as error:
+            raise _fail(f"stored action {i + 1} ({action!r}) is not legal: {error}") from None
+        _need(state.hand_number == number, "the stored actions run past the end of the hand")
+    # Every value was type-checked above (ints are ints, not true or 1.0), so == is exact here.
+    replayed = state.to_dict()
+    if replayed != data:
+        for key in _TOP_KEYS:
+            if key == "hand":
+                for sub in _HAND_KEYS:
+                    _need(_same(replayed["hand"][sub], hand[sub]),
+                          f"the hand's {sub!r} does not match its own actions")
+            else:
+                _need(_same(replayed[key], data[key]), f"{key!r} does not match the game's actions")
+        raise _fail("the state does not match the game's actions")
+    return state
