@@ -4,13 +4,11 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-APT_UPDATED := /tmp/.cribbage-apt-updated
 
 .PHONY: run serve test test-unit test-e2e build bench deps deps-python deps-node deps-browser clean
 
-run: deps-python deps-node build
-	@echo "Serving dist/ on http://127.0.0.1:$(PORT)"
-	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory dist
+run: deps-python deps-node
+	$(PY) build.py dist --serve --port $(PORT)
 
 serve: run
 
@@ -31,10 +29,8 @@ bench: deps-python deps-node deps-browser build
 
 deps: deps-python deps-node deps-browser
 
-define apt_install
-	@if [ ! -f $(APT_UPDATED) ]; then apt-get update -qq && touch $(APT_UPDATED); fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1)
-endef
+# Installs Debian packages (as root, as on CI); only runs when something is missing.
+apt_install = { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(1); }
 
 $(VENV)/.installed: requirements.txt
 	@command -v $(PYTHON) >/dev/null || { $(call apt_install,python3 python3-venv); }
@@ -52,8 +48,9 @@ node_modules/.installed: package.json package-lock.json
 
 deps-node: node_modules/.installed
 
+# The browser tests drive Debian's chromium (never `playwright install`, which downloads a browser).
 deps-browser:
-	@command -v chromium >/dev/null || { $(call apt_install,chromium); }
+	@[ -x /usr/bin/chromium ] || { $(call apt_install,chromium fonts-dejavu-core); }
 
 clean:
 	rm -rf dist .pytest_cache

@@ -1,0 +1,327 @@
+"""The engine's JSON-in, JSON-out face: the only engine functions the web pages call.
+
+The browser runs the engine in a Pyodide worker (``site_src/app/worker.py``), which exports
+``call`` and every endpoint listed in ``ENDPOINTS``. Requests and replies cross between the page
+and the worker as JSON text, never as objects.
+
+Adding a function for the pages is one decorated function taking and returning a plain dict::
+
+    @endpoint
+    def score_hand(request: dict) -> dict:
+        \"\"\"Count a four-card hand with a starter.\"\"\"
+        hand = cards.parse_cards(request["hand"], count=4)
+        ...
+        return result.to_dict()
+
+``endpoint`` registers it under its own name and turns it into ``score_hand(request_json) ->
+reply_json``. Bad input raises ``ValueError`` (or ``KeyError``/``TypeError``) with a message fit
+to show a player; ``call`` turns that into an error reply instead of an exception.
+
+>>> json.loads(ping("{}"))["engine"] == ENGINE_VERSION
+True
+>>> json.loads(call("ping", "{}"))["ok"]
+True
+>>> json.loads(call("no_such_thing", "{}"))["error"]["kind"]
+'unknown'
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Callable
+
+ENGINE_VERSION = "0.1.0"
+API_VERSION = 1
+
+ENDPOINTS: dict[str, Callable[[str], str]] = {}
+"""Every JSON-text function the pages may call, by name."""
+
+BAD_INPUT_ERRORS = (ValueError, KeyError, TypeError)
+
+
+def parse_request(request_json: str | None) -> dict:
+    """Decode a request: a JSON object (empty text means ``{}``); anything else is a ValueError."""
+    if request_json is None or not str(request_json).strip():
+        return {}
+    try:
+        request = json.loads(request_json)
+    except ValueError as error:
+        raise ValueError(f"The request is not valid JSON ({error}).") from None
+    if not isinstance(request, dict):
+        raise ValueError("The request must be a JSON object.")
+    return request
+
+
+def dump_reply(reply: dict) -> str:
+    """Encode a reply as compact JSON text."""
+    return json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
+
+
+def endpoint(func: Callable[[dict], dict]) -> Callable[[str], str]:
+    """Register ``func(request: dict) -> dict`` as the JSON-text endpoint of the same name."""
+
+    def wrapper(request_json: str = "{}") -> str:
+        return dump_reply(func(parse_request(request_json)))
+
+    wrapper.__name__ = func.__name__
+    wrapper.__qualname__ = func.__qualname__
+    wrapper.__doc__ = func.__doc__
+    wrapper.__wrapped__ = func  # the dict-in, dict-out function, for tests
+    if func.__name__ in ENDPOINTS or func.__name__ == "call":
+        raise ValueError(f"An endpoint named {func.__name__!r} already exists.")
+    ENDPOINTS[func.__name__] = wrapper
+    return wrapper
+
+
+def call(name: str, request_json: str = "{}") -> str:
+    """Run endpoint ``name``; reply ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": ...}``.
+
+    ``error`` is ``{"kind": "bad_input" | "unknown" | "internal", "message": str}``; a bad-input
+    message is written for the player, an internal one says which exception it was.
+    """
+    func = ENDPOINTS.get(name)
+    if func is None:
+        return dump_reply(
+            {"ok": False, "error": {"kind": "unknown", "message": f"The engine has no function {name!r}."}}
+        )
+    try:
+        result = json.loads(func(request_json))
+    except BAD_INPUT_ERRORS as error:
+        if isinstance(error, KeyError):
+            message = f"The request is missing {error.args[0]!r}." if error.args else "The request is incomplete."
+        else:
+            message = str(error)
+        return dump_reply({"ok": False, "error": {"kind": "bad_input", "message": message}})
+    except Exception as error:  # reported to the page as a clear message, not a traceback
+        return dump_reply(
+            {
+                "ok": False,
+                "error": {
+                    "kind": "internal",
+                    "message": f"The engine failed ({type(error).__name__}: {error}).",
+                },
+            }
+        )
+    return dump_reply({"ok": True, "result": result})
+
+
+# --- endpoints -------------------------------------------------------------------------------
+
+
+@endpoint
+def ping(request: dict) -> dict:
+    """Answer with the engine, API and Python versions; echo ``request["echo"]`` if given."""
+    reply = {
+        "engine": ENGINE_VERSION,
+        "api": API_VERSION,
+        "python": "%d.%d.%d" % sys.version_info[:3],
+        "platform": sys.platform,
+        "endpoints": sorted(ENDPOINTS),
+    }
+    if "echo" in request:
+        reply["echo"] = request["echo"]
+    return reply
+
+
+# --- the game page (engine/table.py: the person is seat 0, the computer seat 1) ---------------
+
+
+@endpoint
+def new_game(request: dict) -> dict:
+    """Start a game: ``difficulty`` (easy, hard), ``target`` (121, 61), ``muggins``, and an optional
+    practice ``seed``; the reply holds the game's JSON, seat 0's view and the narrated events."""
+    from engine import table
+
+    return table.start(request)
+
+
+@endpoint
+def resume_game(request: dict) -> dict:
+    """Check a saved ``game`` (JSON text) with engine.game.from_json and reply with its view."""
+    from engine import table
+
+    return table.resume(request)
+
+
+@endpoint
+def act(request: dict) -> dict:
+    """Apply the person's ``action`` to ``game``; an illegal action is refused with the reason."""
+    from engine import table
+
+    return table.act(request)
+
+
+@endpoint
+def computer_move(request: dict) -> dict:
+    """Let the computer (``difficulty``) choose one action from its own view of ``game`` and apply it."""
+    from engine import table
+
+    return table.computer_move(request)
+
+
+# --- the hand calculator, the discard helper and the deal verifier ----------------------------
+
+SHOW_CARDS = 5  # four in the hand or crib, then the starter
+COMMITMENT_HEX_DIGITS = 64
+
+
+def _card_display(card: int) -> dict:
+    """One card for the page: its int, short name, glyph name, spoken name and suit letter."""
+    from engine import cards
+
+    return {
+        "card": card,
+        "name": cards.card_name(card),
+        "pretty": cards.card_pretty(card),
+        "spoken": cards.card_spoken(card),
+        "suit": cards.SUITS[cards.SUIT_OF[card]],
+    }
+
+
+def _card_tokens(value: object, what: str) -> list:
+    """Cards as given in a request (text separated by spaces or commas, or a list) as a list."""
+    if isinstance(value, str):
+        return value.replace(",", " ").replace(";", " ").split()
+    if isinstance(value, list):
+        return value
+    raise ValueError(f"{what} must be card names such as 5H or 10♠, not {type(value).__name__}")
+
+
+def _flag(request: dict, key: str, default: bool = False) -> bool:
+    """A yes/no field: true/false, or 1/0 as a URL carries it."""
+    value = request.get(key, default)
+    if value in (True, 1, "1", "true"):
+        return True
+    if value in (False, 0, "0", "false", None, ""):
+        return False
+    raise ValueError(f"{key} must be true or false, not {value!r}")
+
+
+@endpoint
+def score_hand(request: dict) -> dict:
+    """Count a hand or crib: ``{hand, starter, crib}``, or ``{cards, crib}`` with the starter last.
+
+    The reply is ``score_show(...).to_dict()`` plus display data: ``hand_cards`` and
+    ``starter_card`` (name, pretty, spoken, suit) and ``pretty`` names on every item.
+    """
+    from engine import cards, scoring
+
+    if "cards" in request:
+        tokens = _card_tokens(request["cards"], "cards")
+        if len(tokens) != SHOW_CARDS:
+            raise ValueError(f"Enter five cards: the four in the hand, then the starter (got {len(tokens)}).")
+    else:
+        tokens = _card_tokens(request["hand"], "hand")
+        if len(tokens) != SHOW_CARDS - 1:
+            raise ValueError(f"A hand has four cards (got {len(tokens)}).")
+        starter = request["starter"]
+        if isinstance(starter, str) and len(starter.split()) != 1:
+            raise ValueError("The starter is one card, such as 5C.")
+        tokens = tokens + [starter]
+    dealt = cards.parse_cards(tokens, count=SHOW_CARDS)  # clear messages for unknown and repeated cards
+    result = scoring.score_show(dealt[:4], dealt[4], crib=_flag(request, "crib")).to_dict()
+    for item in result["items"]:
+        item["pretty"] = [cards.card_pretty(c) for c in item["cards"]]
+    result["hand_cards"] = [_card_display(c) for c in dealt[:4]]
+    result["starter_card"] = _card_display(dealt[4])
+    return result
+
+
+@endpoint
+def discard_options(request: dict) -> dict:
+    """Rank every way to keep four of the dealt cards: ``{cards, dealer}``, best net first.
+
+    Each option is ``DiscardOption.to_dict()`` plus ``rank`` and display data for the kept and
+    thrown cards (engine.analysis.discard_options does the work).
+    """
+    from engine import analysis, cards
+
+    dealt = cards.parse_cards(_card_tokens(request["cards"], "cards"))
+    if len(dealt) != 6:
+        raise ValueError(f"Pick the six cards you were dealt (got {len(dealt)}).")
+    dealer = _flag(request, "dealer")
+    options = []
+    for rank, option in enumerate(analysis.discard_options(dealt, is_dealer=dealer), start=1):
+        reply = option.to_dict()
+        reply["rank"] = rank
+        reply["keep_cards"] = [_card_display(c) for c in option.keep]
+        reply["throw_cards"] = [_card_display(c) for c in option.throw]
+        options.append(reply)
+    return {"cards": [_card_display(c) for c in dealt], "dealer": dealer, "options": options}
+
+
+@endpoint
+def verify_deal(request: dict) -> dict:
+    """Check a revealed ``seed`` against an optional ``commitment`` and list its 52 cards in order.
+
+    ``matches`` is null when no commitment is given; ``cards`` holds position (from 1), card,
+    name, pretty, spoken and owner (pone, dealer, starter, rest), as ``python -m engine deck``.
+    """
+    from engine import fairdeal
+
+    seed = fairdeal.parse_seed(request["seed"])
+    given = request.get("commitment")
+    if given is not None and not isinstance(given, str):
+        raise ValueError("The commitment must be text of 64 hex digits.")
+    given = (given or "").strip().lower() or None
+    if given is not None:
+        bad = next((ch for ch in given if ch not in "0123456789abcdef"), None)
+        if bad is not None:
+            raise ValueError(f"A commitment has hex digits only (0-9, a-f); {bad!r} is not one.")
+        if len(given) != COMMITMENT_HEX_DIGITS:
+            raise ValueError(f"A commitment has {COMMITMENT_HEX_DIGITS} hex digits; this one has {len(given)}.")
+    players = request.get("players", 2)
+    dealer = request.get("dealer", 0)
+    owners = fairdeal.deal_owners(players, dealer)
+    deck = fairdeal.shuffled_deck(seed)
+    committed = fairdeal.commitment(seed)
+    return {
+        "seed": seed,
+        "commitment": committed,
+        "given_commitment": given,
+        "matches": None if given is None else fairdeal.verify(seed, given),
+        "players": players,
+        "dealer": dealer,
+        "cards": [dict(_card_display(card), position=i + 1, owner=owner)
+                  for i, (card, owner) in enumerate(zip(deck, owners))],
+    }
+
+
+# --- the player's statistics (engine/stats.py; the person is seat 0) --------------------------
+
+
+@endpoint
+def stats_check(request: dict) -> dict:
+    """Check stored statistics text (``stats_text``); a bad record is replaced by a fresh one.
+
+    Replies ``{"stats", "notice"}``: notice is None, or a sentence for the player when the stored
+    record could not be read (``problem`` then says why, for the console).
+    """
+    from engine import stats
+
+    text = request.get("stats_text")
+    if text is not None and not isinstance(text, str):
+        raise ValueError("stats_text must be text or null.")
+    record, problem = stats.parse_stats_text(text)
+    reply = {"stats": record, "notice": None if problem is None else stats.RESET_NOTICE}
+    if problem is not None:
+        reply["problem"] = problem
+    return reply
+
+
+@endpoint
+def stats_record(request: dict) -> dict:
+    """Add a finished ``game`` (its JSON text) played at ``difficulty`` to ``stats``.
+
+    ``stats`` null means a fresh record. Replies ``{"stats", "recorded", "summary"}``; recorded is
+    false when the same game was already counted. An unfinished game is refused.
+    """
+    from engine import stats
+
+    game = request["game"]
+    seat = request.get("seat", 0)
+    current = stats.new_stats() if request.get("stats") is None else stats.parse_stats(request["stats"])
+    summary = stats.game_summary(game, request.get("difficulty"), seat)
+    updated = stats.record_game(current, summary)
+    return {"stats": updated, "recorded": updated["games"] != current["games"], "summary": summary}

@@ -1,0 +1,248 @@
+"""Main-thread plumbing for interactive pages: the engine worker, the status line, errors.
+
+Runs in MicroPython (keep to the subset: no dataclasses, typing or itertools). A page module
+(site_src/app/<page>.py) does:
+
+    import bridge
+
+    def setup():
+        bridge.on("#count-button", "click", count_hand)   # handlers may be async
+        bridge.ui_ready()
+
+    async def count_hand(event):
+        reply = await bridge.call("score_hand", {"hand": "5H 5S 5D JC", "starter": "5C"})
+        ...                                               # reply is a dict
+
+    setup()
+    bridge.start()          # boot the engine in the background; the status line shows progress
+
+``call`` sends and receives JSON text; a failed call raises EngineError, whose ``message`` is
+written for the player. Handlers bound with ``on`` show such messages in the page's #app-error
+element instead of raising. Markers for tests and styles: html[data-ui] is "loading" until
+``ui_ready()``; html[data-engine] is idle, loading, ready or error.
+"""
+
+import asyncio
+import json
+
+import js
+from pyscript import document, window
+from pyscript.ffi import create_proxy
+
+WORKER_NAME = "engine"
+WORKER_SRC = "app/worker.py"
+WORKER_CONFIG = "app/engine.toml"
+SLOW_AFTER_MS = 20000
+
+STATUS_ID = "engine-status"
+STATUS_TEXT_ID = "engine-status-text"
+ERROR_ID = "app-error"
+
+LOADING_TEXT = "Loading the card engine (Python in your browser; the first visit takes a few seconds)…"
+SLOW_TEXT = "Still loading the card engine. A slow connection can take a while the first time…"
+BOOT_FAILED = "The card engine could not start. Reloading the page usually fixes this."
+CALL_FAILED = "Something went wrong while the engine was working. Please try again."
+PAGE_FAILED = "Something went wrong on this page. Reloading it usually helps."
+
+
+class EngineError(Exception):
+    """An engine call failed; ``message`` is fit to show the player, ``kind`` says why."""
+
+    def __init__(self, message, kind="internal"):
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+
+
+_state = {"worker": None, "info": None, "spawned": False, "error": None}
+_proxies = []  # keeps event-handler proxies alive for the page's lifetime
+
+
+def element(target):
+    """The element for a CSS selector, or ``target`` itself if it is already an element."""
+    if isinstance(target, str):
+        found = document.querySelector(target)
+        if found is None:
+            raise ValueError("No element matches " + target)
+        return found
+    return target
+
+
+def root():
+    """Relative path from this page to the site root ("./", "../"), from html[data-root]."""
+    return document.documentElement.getAttribute("data-root") or "./"
+
+
+def set_state(state, text=None):
+    """Show the engine state (idle, loading, ready, error) on the page and its status line."""
+    document.documentElement.setAttribute("data-engine", state)
+    box = document.getElementById(STATUS_ID)
+    if box is not None:
+        box.setAttribute("data-state", state)
+    line = document.getElementById(STATUS_TEXT_ID)
+    if line is not None and text is not None:
+        line.textContent = text
+
+
+def ui_ready():
+    """Mark the page's UI as bound and usable (html[data-ui="ready"])."""
+    document.documentElement.setAttribute("data-ui", "ready")
+
+
+def show_error(message):
+    """Show a message for the player in #app-error (or the status line); no tracebacks."""
+    if isinstance(message, EngineError):
+        message = message.message
+    elif isinstance(message, Exception):
+        message = PAGE_FAILED
+    box = document.getElementById(ERROR_ID)
+    if box is None:
+        box = document.getElementById(STATUS_TEXT_ID)
+    if box is not None:
+        box.textContent = str(message)
+        box.classList.add("is-shown")
+
+
+def clear_error():
+    """Hide the message shown by ``show_error``."""
+    box = document.getElementById(ERROR_ID)
+    if box is not None:
+        box.textContent = ""
+        box.classList.remove("is-shown")
+
+
+def _log(*parts):
+    """Details for developers go to the console, never into the page."""
+    js.console.error(*[str(part) for part in parts])
+
+
+def _spawn():
+    """Add the worker's script element once (what pyscript.create_named_worker does)."""
+    if _state["spawned"]:
+        return
+    _state["spawned"] = True
+    set_state("loading", LOADING_TEXT)
+    script = document.createElement("script")
+    script.type = "py"
+    script.src = root() + WORKER_SRC
+    script.setAttribute("worker", "")
+    script.setAttribute("name", WORKER_NAME)
+    script.setAttribute("config", root() + WORKER_CONFIG)
+    document.body.append(script)
+
+    def slow(*args):
+        if _state["worker"] is None and _state["error"] is None:
+            set_state("loading", SLOW_TEXT)
+
+    handler = create_proxy(slow)
+    _proxies.append(handler)
+    window.setTimeout(handler, SLOW_AFTER_MS)
+
+
+async def _boot():
+    """Start the worker if needed, wait for it and ping it; returns the ping reply."""
+    if _state["info"] is not None:
+        return _state["info"]
+    if _state["error"] is not None:
+        raise _state["error"]
+    _spawn()
+    try:
+        from pyscript import workers
+
+        worker = await workers[WORKER_NAME]
+        _state["worker"] = worker
+        info = await _request(worker, "ping", {})
+    except EngineError as error:
+        _fail(error)
+        raise
+    except Exception as error:  # the worker did not come up: show a clear message, log details
+        _log("Engine worker failed to start:", error)
+        _fail(EngineError(BOOT_FAILED, "boot"))
+        raise _state["error"]
+    if _state["info"] is None:
+        _state["info"] = info
+        set_state("ready", "Engine ready: Python " + str(info.get("python")) + " running in your browser.")
+    return _state["info"]
+
+
+def _fail(error):
+    if _state["error"] is None:
+        _state["error"] = error
+        set_state("error", error.message)
+
+
+async def _request(worker, name, payload):
+    """One call to the worker: JSON text out, JSON text back, errors as EngineError."""
+    try:
+        text = await worker.call(name, json.dumps(payload))
+    except Exception as error:  # a Python exception in the worker arrives as a JS error
+        _log("Engine call", name, "raised:", error)
+        raise EngineError(CALL_FAILED, "internal")
+    reply = json.loads(str(text))
+    if not reply.get("ok"):
+        problem = reply.get("error") or {}
+        kind = problem.get("kind", "internal")
+        if kind != "bad_input":
+            _log("Engine call", name, "failed:", problem.get("message"))
+        message = problem.get("message") if kind == "bad_input" else CALL_FAILED
+        raise EngineError(message or CALL_FAILED, kind)
+    return reply.get("result")
+
+
+async def ready():
+    """Wait until the engine answers; returns its ping reply (versions). Raises EngineError."""
+    return await _boot()
+
+
+def start():
+    """Boot the engine in the background (the status line shows progress); returns at once."""
+    launch(_boot(), quiet=True)
+
+
+async def call(name, payload=None):
+    """Call engine function ``name`` with a dict; returns the reply dict or raises EngineError."""
+    await _boot()
+    return await _request(_state["worker"], name, payload or {})
+
+
+def launch(coroutine, quiet=False):
+    """Run a coroutine in the background; its errors are shown with ``show_error``."""
+
+    async def guarded():
+        try:
+            await coroutine
+        except EngineError as error:
+            if not quiet:
+                show_error(error)
+        except Exception as error:
+            _log("Page error:", error)
+            show_error(PAGE_FAILED)
+
+    return asyncio.create_task(guarded())
+
+
+def on(target, event_name, handler, prevent_default=False):
+    """Bind ``handler(event)`` (plain or async) to an element's event, showing its errors.
+
+    ``prevent_default=True`` stops the browser's own action first (a form's submit, a link).
+    """
+
+    def listener(event):
+        if prevent_default:
+            event.preventDefault()
+        try:
+            result = handler(event)
+        except EngineError as error:
+            show_error(error)
+            return
+        except Exception as error:
+            _log("Page error in", event_name, "handler:", error)
+            show_error(PAGE_FAILED)
+            return
+        if result is not None and hasattr(result, "send"):  # a coroutine: run it
+            launch(result)
+
+    proxy = create_proxy(listener)
+    _proxies.append(proxy)
+    element(target).addEventListener(event_name, proxy)
+    return proxy

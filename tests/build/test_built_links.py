@@ -1,0 +1,147 @@
+"""The built site's references: every link, asset and config resolves, and nothing loads remotely."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from htmlscan import is_remote, local_target, scan
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def html_files(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+@pytest.fixture(scope="module")
+def scanned(built_site):
+    return {path: scan(path) for path in html_files(built_site)}
+
+
+def test_every_internal_reference_resolves(built_site, scanned):
+    """Every href/src/srcset/config in every page points at a file in the build (and a real #id)."""
+    broken = []
+    for path, page in scanned.items():
+        for ref in page.refs:
+            found = local_target(built_site, path, ref.url)
+            if found is None:
+                continue
+            target, fragment = found
+            where = f"{path.relative_to(built_site)}: <{ref.tag} {ref.attr}={ref.url!r}>"
+            if not target.is_file():
+                broken.append(f"{where} -> missing {target.relative_to(built_site)}")
+            elif fragment and target.suffix == ".html":
+                ids = scanned[target].ids if target in scanned else scan(target).ids
+                if fragment not in ids:
+                    broken.append(f"{where} -> no id {fragment!r} in {target.relative_to(built_site)}")
+    assert not broken, "broken references:\n" + "\n".join(broken)
+
+
+def test_nothing_is_loaded_from_another_host(built_site, scanned):
+    """Scripts, styles, images, fonts, frames, modules and configs are all local; <a> may go out."""
+    remote = [
+        f"{path.relative_to(built_site)}: <{ref.tag} {ref.attr}={ref.url!r}>"
+        for path, page in scanned.items()
+        for ref in page.refs
+        if ref.is_resource and is_remote(ref.url)
+    ]
+    assert not remote, "remote resources:\n" + "\n".join(remote)
+
+
+def test_stylesheets_load_nothing_remote(built_site):
+    """CSS has no remote @import, url() or web fonts, and its local url()s resolve."""
+    problems = []
+    for css in sorted((built_site / "static").rglob("*.css")):
+        text = css.read_text(encoding="utf-8")
+        if "@font-face" in text:
+            problems.append(f"{css.name}: @font-face (the site uses system fonts)")
+        for url in re.findall(r"@import\s+(?:url\()?['\"]?([^'\")\s;]+)", text):
+            problems.append(f"{css.name}: @import {url}")
+        for url in re.findall(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)", text):
+            if is_remote(url):
+                problems.append(f"{css.name}: remote url({url})")
+            elif not url.startswith("data:") and not (css.parent / url.split("#")[0]).resolve().is_file():
+                problems.append(f"{css.name}: missing url({url})")
+    assert not problems, "\n".join(problems)
+
+
+def pyscript_configs(built_site, scanned) -> dict[Path, dict]:
+    """Every PyScript config a page names, plus the engine worker's config the bridge starts."""
+    configs = {}
+    for path, page in scanned.items():
+        for ref in page.refs:
+            if ref.attr == "config":
+                found = local_target(built_site, path, ref.url)
+                assert found and found[0].is_file(), f"{path}: config {ref.url} missing"
+                configs[found[0]] = tomllib.loads(found[0].read_text(encoding="utf-8"))
+    worker_config = built_site / "app" / "engine.toml"
+    configs[worker_config] = tomllib.loads(worker_config.read_text(encoding="utf-8"))
+    return configs
+
+
+def test_pyscript_configs_and_their_files_resolve(built_site, scanned):
+    """Each config's interpreter and every [files] entry exist in the build and are local."""
+    configs = pyscript_configs(built_site, scanned)
+    assert len(configs) >= 2, "expected the UI config and the engine worker config"
+    for config_path, config in configs.items():
+        name = config_path.relative_to(built_site)
+        interpreter = config.get("interpreter")
+        assert interpreter and not is_remote(interpreter), f"{name}: interpreter must be local"
+        assert (config_path.parent / interpreter).resolve().is_file(), f"{name}: {interpreter} missing"
+        for source in config.get("files", {}):
+            assert not is_remote(source), f"{name}: remote file {source}"
+            assert (config_path.parent / source).resolve().is_file(), f"{name}: {source} missing"
+        assert not config.get("packages"), f"{name}: packages would be fetched from elsewhere"
+
+
+def test_engine_worker_config_lists_every_engine_module(built_site):
+    """New engine modules reach the browser without editing any config."""
+    config = tomllib.loads((built_site / "app" / "engine.toml").read_text(encoding="utf-8"))
+    assert config.get("sync_main_only") is True
+    assert config["interpreter"].endswith("runtime/pyodide/pyodide.mjs")
+    listed = {Path(dest).as_posix().removeprefix("./") for dest in config["files"].values()}
+    for module in sorted((ROOT / "engine").glob("*.py")):
+        assert f"engine/{module.name}" in listed, f"engine/{module.name} is not shipped to the worker"
+    assert (built_site / "app" / "worker.py").is_file()
+
+
+def test_ui_config_ships_the_bridge(built_site):
+    config = tomllib.loads((built_site / "app" / "ui.toml").read_text(encoding="utf-8"))
+    assert config["interpreter"].endswith("runtime/micropython/micropython.mjs")
+    assert "!error" in config.get("plugins", []), "PyScript's error banner would show tracebacks"
+    assert "./bridge.py" in config["files"]
+    assert "./worker.py" not in config["files"]
+
+
+def test_runtime_is_vendored_without_extras(built_site):
+    """Only what the browser loads is copied from node_modules (no source maps, no other builds)."""
+    runtime = built_site / "runtime"
+    for needed in ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
+                   "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json", "pyscript/core.js",
+                   "micropython/micropython.mjs", "micropython/micropython.wasm"):
+        assert (runtime / needed).is_file(), needed
+    assert not list(runtime.rglob("*.map"))
+    assert sorted(p.name for p in (runtime / "micropython").iterdir()) == ["micropython.mjs", "micropython.wasm"]
+
+
+def test_no_inline_event_handlers_or_scripts(built_site, scanned):
+    """Keeps a strict Content-Security-Policy possible: scripts are files, JSON-LD or PyScript tags."""
+    problems = []
+    for path, page in scanned.items():
+        name = path.relative_to(built_site)
+        problems += [f"{name}: {h}" for h in page.inline_handlers]
+        if page.style_attrs:
+            problems.append(f"{name}: {page.style_attrs} style attribute(s)")
+        for attrs, text in page.scripts:
+            kind = attrs.get("type", "")
+            if kind == "application/ld+json":
+                continue
+            if not attrs.get("src"):
+                problems.append(f"{name}: inline <script type={kind!r}>")
+            elif text.strip():
+                problems.append(f"{name}: <script src> with a body")
+    assert not problems, "\n".join(problems)

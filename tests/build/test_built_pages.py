@@ -1,0 +1,123 @@
+"""The built pages: one per Markdown page, with title, description, canonical URL and metadata."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from markupsafe import escape
+
+import build
+from htmlscan import scan
+
+
+def output(built_site, page):
+    return built_site / page.output
+
+
+def test_every_markdown_page_is_built(built_site, site_pages):
+    assert site_pages, "no pages to build"
+    for page in site_pages:
+        assert output(built_site, page).is_file(), f"{page.source.name} produced no {page.output}"
+    assert (built_site / "index.html").is_file(), "the home page (slug index) is missing"
+    assert (built_site / "404.html").is_file()
+
+
+def test_each_page_has_title_description_and_canonical(built_site, site_pages):
+    base = build.site_url()
+    for page in site_pages:
+        scanned = scan(output(built_site, page))
+        name = page.output
+        assert scanned.title == page.title, name
+        assert scanned.meta.get("description") == page.description, name
+        canonical = scanned.links.get("canonical", "")
+        assert canonical == f"{base}/{page.path}", name
+        assert canonical.startswith(("https://", "http://")), name
+        assert scanned.meta.get("og:title") == page.title, name
+        assert scanned.meta.get("og:url") == canonical, name
+        assert scanned.meta.get("og:description") == page.description, name
+        assert scanned.meta.get("og:type") in ("website", "article"), name
+
+
+def test_titles_and_canonicals_are_unique(built_site, site_pages):
+    scans = [scan(output(built_site, page)) for page in site_pages]
+    titles = [s.title for s in scans]
+    canonicals = [s.links["canonical"] for s in scans]
+    assert len(set(titles)) == len(titles)
+    assert len(set(canonicals)) == len(canonicals)
+
+
+def test_headings_start_at_one_h1_and_never_skip_a_level(built_site, site_pages):
+    for page in site_pages:
+        levels = scan(output(built_site, page)).headings
+        assert levels and levels[0] == 1 and levels.count(1) == 1, f"{page.output}: {levels}"
+        for before, after in zip(levels, levels[1:]):
+            assert after <= before + 1, f"{page.output}: h{before} followed by h{after}"
+
+
+def json_ld_blocks(scanned):
+    return [json.loads(text) for attrs, text in scanned.scripts if attrs.get("type") == "application/ld+json"]
+
+
+def test_json_ld_parses_and_matches_the_faq(built_site, site_pages):
+    for page in site_pages:
+        scanned = scan(output(built_site, page))
+        blocks = json_ld_blocks(scanned)  # json.loads fails the test on invalid JSON
+        faq_blocks = [b for b in blocks if b.get("@type") == "FAQPage"]
+        if not page.faq:
+            assert not faq_blocks, f"{page.output}: FAQPage without a faq"
+            continue
+        assert len(faq_blocks) == 1, page.output
+        block = faq_blocks[0]
+        assert block["@context"] == "https://schema.org"
+        questions = block["mainEntity"]
+        assert [q["name"] for q in questions] == [item["q"] for item in page.faq]
+        for q in questions:
+            assert q["@type"] == "Question"
+            assert q["acceptedAnswer"]["@type"] == "Answer"
+            assert q["acceptedAnswer"]["text"].strip()
+            assert "<" not in q["acceptedAnswer"]["text"]
+        html = output(built_site, page).read_text(encoding="utf-8")
+        assert "Questions players ask" in html
+        for item in page.faq:
+            assert str(escape(item["q"])) in html
+
+
+def test_sitemap_lists_every_page_and_robots_points_to_it(built_site, site_pages):
+    base = build.site_url()
+    tree = ET.parse(built_site / "sitemap.xml")
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locs = {loc.text for loc in tree.findall("s:url/s:loc", ns)}
+    assert locs == {f"{base}/{page.path}" for page in site_pages}
+    robots = (built_site / "robots.txt").read_text()
+    assert f"Sitemap: {base}/sitemap.xml" in robots
+
+
+def test_navigation_marks_the_current_page(built_site, site_pages):
+    for page in site_pages:
+        html = output(built_site, page).read_text(encoding="utf-8")
+        assert 'class="skip-link" href="#main"' in html
+        assert '<main id="main"' in html
+        assert re.search(r'<nav class="site-nav" aria-label="Main">', html) or not any(p.nav for p in site_pages)
+        if page.nav:
+            assert re.search(r'aria-current="page">' + re.escape(page.nav) + "<", html), page.output
+
+
+def test_interactive_pages_load_pyscript_and_show_engine_status(built_site, site_pages):
+    for page in site_pages:
+        html = output(built_site, page).read_text(encoding="utf-8")
+        if page.template in ("game", "calculator"):
+            assert 'id="engine-status"' in html and 'role="status"' in html, page.output
+            assert '<script type="module" src="' in html and "runtime/pyscript/core.js" in html
+            assert re.search(r'<script type="mpy" src="[./]*app/\w+\.py" config="[./]*app/ui\.toml">', html)
+        else:
+            assert "pyscript" not in html, f"{page.output}: a plain page should not load Python"
+
+
+def test_tables_have_header_scopes(built_site, site_pages):
+    for page in site_pages:
+        html = output(built_site, page).read_text(encoding="utf-8")
+        for th in re.findall(r"<th\b[^>]*>", html):
+            assert "scope=" in th, f"{page.output}: {th}"

@@ -1,0 +1,52 @@
+"""Test page module: drives bridge.py through its success and failure paths."""
+
+import json
+
+import bridge
+from pyscript import document
+
+
+def show(value):
+    document.getElementById("out").textContent = json.dumps(value)
+
+
+async def echo(event):
+    bridge.clear_error()
+    reply = await bridge.call("ping", {"echo": {"cards": ["5H", "J♣"], "n": 2.5, "list": [1, 2]}})
+    show(reply["echo"])
+
+
+async def bad_input(event):
+    await bridge.call("ping", [1, 2])  # not a JSON object: the engine replies bad_input
+
+
+async def unknown(event):
+    await bridge.call("no_such_function", {})
+
+
+class RawWorker:
+    """Calls an exported endpoint directly with broken JSON, so a Python exception crosses."""
+
+    def __init__(self, worker):
+        self.worker = worker
+
+    def call(self, name, text):
+        return self.worker.ping("not json")
+
+
+async def worker_raises(event):
+    await bridge.ready()
+    await bridge._request(RawWorker(bridge._state["worker"]), "ping", {})
+
+
+def page_raises(event):
+    raise RuntimeError("a bug in a page module")
+
+
+bridge.on("#echo", "click", echo)
+bridge.on("#bad-input", "click", bad_input)
+bridge.on("#unknown", "click", unknown)
+bridge.on("#worker-raises", "click", worker_raises)
+bridge.on("#page-raises", "click", page_raises)
+bridge.ui_ready()
+bridge.start()

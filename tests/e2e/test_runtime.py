@@ -1,0 +1,99 @@
+"""The browser runtime: MicroPython UI on the main thread, the engine in a Pyodide worker."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+PROBE = Path(__file__).resolve().parent / "bridge_probe"
+
+LONG_TASKS = """
+window.__longTasks = [];
+try {
+  new PerformanceObserver(list => {
+    for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+  }).observe({type: 'longtask', buffered: true});
+} catch (e) {}
+"""
+
+
+def interactive_path(site_pages) -> str:
+    for slug in ("calculator", "index"):
+        for page in site_pages:
+            if page.slug == slug and page.template in ("calculator", "game"):
+                return "/" + page.path
+    pytest.skip("no interactive page to load")
+
+
+def test_engine_boots_from_vendored_files_and_answers_ping(page, problems, base_url, site_pages,
+                                                           wait_for_ui, wait_for_engine):
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.context.add_init_script(LONG_TASKS)
+    page.goto(interactive_path(site_pages))
+    wait_for_ui(page)
+    status = wait_for_engine(page)
+    assert status.startswith("Engine ready: Python 3."), status
+    assert page.get_attribute("#engine-status", "data-state") == "ready"
+    assert not page.locator("#engine-progress").is_visible()
+    loaded = [url for url in requests if not url.startswith(("data:", "blob:"))]
+    assert all(url.startswith(base_url + "/") for url in loaded), [u for u in loaded if not u.startswith(base_url)]
+    for needed in ("/runtime/pyscript/core.js", "/runtime/micropython/micropython.wasm",
+                   "/runtime/pyodide/pyodide.asm.wasm", "/runtime/pyodide/python_stdlib.zip",
+                   "/app/engine.toml", "/app/worker.py", "/engine/api.py", "/app/bridge.py"):
+        assert any(url.startswith(base_url) and url.endswith(needed) for url in loaded), f"{needed} never loaded"
+    longest = max(page.evaluate("window.__longTasks") or [0])
+    # Pyodide on the main thread would freeze the page for seconds; in the worker it stays live.
+    assert longest < 1500, f"the main thread was blocked for {longest:.0f} ms"
+
+
+@pytest.fixture(scope="module")
+def probe_url(built_site, tmp_path_factory, serve_folder):
+    """A test-only page next to a copy of the build's runtime, app and engine folders."""
+    root = tmp_path_factory.mktemp("probe-site")
+    for name in ("runtime", "app", "engine", "static"):
+        (root / name).symlink_to(built_site / name, target_is_directory=True)
+    shutil.copytree(PROBE, root / "probe")
+    return serve_folder(root) + "/probe/"
+
+
+def error_text(page) -> str:
+    box = page.locator("#app-error")
+    page.wait_for_function("document.getElementById('app-error').textContent.length > 0")
+    text = box.inner_text()
+    assert box.is_visible()
+    return text
+
+
+def test_bridge_round_trip_and_clear_error_messages(page, problems, probe_url, wait_for_ui, wait_for_engine):
+    # The failures this test provokes log their details to the console, on purpose.
+    problems.allow(r"console error: Engine call (no_such_function failed|ping raised)")
+    problems.allow(r"console error: Page error in click handler")
+    page.goto(probe_url)
+    wait_for_ui(page)
+    wait_for_engine(page)
+
+    page.click("#echo")
+    page.wait_for_function("document.getElementById('out').textContent.length > 0")
+    assert json.loads(page.locator("#out").inner_text()) == {"cards": ["5H", "J♣"], "n": 2.5, "list": [1, 2]}
+
+    page.click("#bad-input")
+    assert error_text(page) == "The request must be a JSON object."
+
+    for button, message in [
+        ("#unknown", "Something went wrong while the engine was working. Please try again."),
+        ("#worker-raises", "Something went wrong while the engine was working. Please try again."),
+        ("#page-raises", "Something went wrong on this page. Reloading it usually helps."),
+    ]:
+        page.evaluate("document.getElementById('app-error').textContent = ''")
+        page.click(button)
+        assert error_text(page) == message
+    body = page.locator("body").inner_text()
+    assert "Traceback" not in body and "Error:" not in body
+    assert page.locator(".py-error").count() == 0  # PyScript's own error banner stays off
+    assert page.get_attribute("html", "data-engine") == "ready"  # the engine survives failed calls
+    logged = "\n".join(problems.found)
+    assert "Traceback" in logged  # the details went to the console for developers

@@ -1,0 +1,108 @@
+"""engine.api: JSON text in, JSON text out; bad input becomes an error reply, never an exception."""
+
+import ast
+import doctest
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import api
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def reply(name, request="{}"):
+    return json.loads(api.call(name, request))
+
+
+def test_ping_reports_versions():
+    answer = json.loads(api.ping("{}"))
+    assert answer["engine"] == api.ENGINE_VERSION
+    assert answer["python"].count(".") == 2
+    assert "ping" in answer["endpoints"]
+
+
+def test_ping_echoes_json_values_unchanged():
+    payload = {"echo": {"cards": ["5H", "J♣"], "x": 2.0, "none": None, "ok": True}}
+    assert json.loads(api.ping(json.dumps(payload)))["echo"] == payload["echo"]
+
+
+@pytest.mark.parametrize("request_json", ["", "   ", None, "{}"])
+def test_empty_request_means_no_arguments(request_json):
+    assert json.loads(api.ping(request_json))["engine"] == api.ENGINE_VERSION
+
+
+def test_call_wraps_the_result():
+    answer = reply("ping")
+    assert answer["ok"] is True and answer["result"]["engine"] == api.ENGINE_VERSION
+
+
+@pytest.mark.parametrize("request_json, words", [
+    ("not json", "not valid JSON"),
+    ("[1, 2]", "must be a JSON object"),
+])
+def test_bad_requests_become_bad_input_replies(request_json, words):
+    answer = reply("ping", request_json)
+    assert answer["ok"] is False
+    assert answer["error"]["kind"] == "bad_input"
+    assert words in answer["error"]["message"]
+
+
+def test_unknown_function():
+    answer = reply("no_such_function")
+    assert answer["error"] == {"kind": "unknown", "message": "The engine has no function 'no_such_function'."}
+
+
+def test_endpoint_errors_are_classified(monkeypatch):
+    monkeypatch.setattr(api, "ENDPOINTS", dict(api.ENDPOINTS))
+
+    @api.endpoint
+    def needs_hand(request: dict) -> dict:
+        """Test endpoint."""
+        if request.get("boom"):
+            raise RuntimeError("kaput")
+        return {"hand": request["hand"]}
+
+    assert reply("needs_hand", '{"hand": "5H"}') == {"ok": True, "result": {"hand": "5H"}}
+    missing = reply("needs_hand", "{}")["error"]
+    assert missing == {"kind": "bad_input", "message": "The request is missing 'hand'."}
+    internal = reply("needs_hand", '{"boom": true}')["error"]
+    assert internal["kind"] == "internal" and "RuntimeError: kaput" in internal["message"]
+    assert needs_hand.__wrapped__({"hand": "x"}) == {"hand": "x"}
+    with pytest.raises(ValueError):
+        api.endpoint(needs_hand.__wrapped__)  # the name is taken
+
+
+def test_replies_are_compact_json_text():
+    text = api.call("ping", '{"echo": "é"}')
+    assert isinstance(text, str) and ", " not in text and "é" in text
+
+
+def test_worker_exports_call_and_every_endpoint():
+    """site_src/app/worker.py re-exports engine.api without listing names by hand."""
+    source = (ROOT / "site_src" / "app" / "worker.py").read_text()
+    namespace = {}
+    exec(compile(source, "worker.py", "exec"), namespace)
+    assert namespace["__export__"][0] == "call"
+    assert set(namespace["__export__"]) == {"call", *api.ENDPOINTS}
+    for name in namespace["__export__"]:
+        assert callable(namespace[name])
+
+
+def test_doctests():
+    result = doctest.testmod(api)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_engine_never_imports_browser_modules():
+    for path in sorted((ROOT / "engine").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                assert name.split(".")[0] not in {"pyscript", "js", "pyodide"}, f"{path.name} imports {name}"
