@@ -4,6 +4,8 @@
     python -m engine deck SEED [--players 2] [--dealer 0] [--json]
     python -m engine cut SEED [--players 2] [--json]
     python -m engine verify SEED COMMITMENT
+    python -m engine table [--out PATH] [--check] [--json]
+    python -m engine match hard easy [--games 2000] [--seed 7] [--jobs 2] [--json]
 
 Bad input prints one line on stderr and exits with status 2. To add a command, write a
 function that takes the subparsers object, adds its parser and sets ``run`` to a handler
@@ -169,6 +171,101 @@ def run_verify(args: argparse.Namespace) -> int:
         return 0
     print(f"no match: that seed's commitment is {fairdeal.commitment(args.seed)}")
     return 1
+
+
+# --------------------------------------------------------------------------------------------
+# table, match
+
+
+@command
+def add_table(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``table`` command: compute the crib discard table and write it as JSON."""
+    from engine import analysis
+
+    p = subparsers.add_parser(
+        "table", help="compute the crib discard table (average crib of a two-card throw)",
+        description="Count the average crib of every two-card throw by rank pair over all 58,800 "
+                    "crib deals each, print the 13 x 13 table and write it as JSON.")
+    p.add_argument("--out", default=str(analysis.CRIB_TABLE_PATH),
+                   help="where to write the JSON (default: the engine's shipped copy)")
+    p.add_argument("--check", action="store_true",
+                   help="also score every one of the deals one by one and require the same sums (slower)")
+    p.add_argument("--json", action="store_true", help="print the JSON document instead of the table")
+    p.set_defaults(run=run_table)
+
+
+def run_table(args: argparse.Namespace) -> int:
+    """Count every crib deal of every throw (optionally score each one too), write and print the table."""
+    import time
+
+    from engine import analysis
+
+    started = time.perf_counter()
+    document = analysis.compute_crib_table()
+    counted = time.perf_counter() - started
+    scored = None
+    if args.check:
+        started = time.perf_counter()
+        brute = analysis.compute_crib_table(brute=True)
+        scored = time.perf_counter() - started
+        if brute != document:
+            print(f"{PROG} table: scoring every deal one by one disagrees with the count", file=sys.stderr)
+            return 1
+    try:
+        analysis.write_crib_table(args.out, document)
+    except OSError as error:
+        raise ValueError(f"cannot write {args.out}: {error.strerror or error}") from None
+    if args.json:
+        print(analysis.crib_table_json(document), end="")
+        return 0
+    ranks = document["ranks"]
+    print("average crib of a two-card throw (rows and columns: the two ranks thrown)")
+    print("     " + "".join(f"{r:>6}" for r in ranks))
+    for r, row in zip(ranks, document["average"]):
+        print(f"{r:>4} " + "".join(f"{v:6.2f}" for v in row))
+    pairs = len(ranks) * (len(ranks) + 1) // 2
+    print(f"{pairs} rank pairs x {document['deals_per_throw']:,} crib deals, counted in {counted:.2f} s")
+    if scored is not None:
+        print(f"check: every deal scored one by one in {scored:.2f} s gives the same sums")
+    print(f"wrote {args.out}")
+    return 0
+
+
+@command
+def add_match(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``match`` command: computer against computer over many games."""
+    from engine import players
+
+    p = subparsers.add_parser(
+        "match", help="play computer opponents against each other",
+        description="Play games between two computer opponents (seats and first deal alternate; "
+                    "each pair of games uses the same deals) and print the results.")
+    p.add_argument("first", choices=players.PLAYER_NAMES, help="the first player (wins are counted for it)")
+    p.add_argument("second", choices=players.PLAYER_NAMES, help="the second player")
+    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument("--seed", default="0", help="match seed: the same seed replays the same match")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--target", type=int, default=121, choices=(121, 61), help="game length (default 121)")
+    p.add_argument("--muggins", action="store_true", help="play with muggins (players count their own hands)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run_match)
+
+
+def run_match(args: argparse.Namespace) -> int:
+    """Play the match and print its figures."""
+    from engine import match
+
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, got {args.jobs}")
+    result = match.play_match(args.first, args.second, games=args.games, seed=args.seed,
+                              jobs=args.jobs, target=args.target, muggins=args.muggins)
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(result.report())
+    return 0
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,48 @@
+"""The discard table provider: the crib table as an accessible, colour-scaled HTML table."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import build
+from engine import analysis
+
+ROOT = Path(__file__).resolve().parents[2]
+INK = (0x1C, 0x21, 0x1E)
+
+
+def luminance(rgb: tuple[int, int, int]) -> float:
+    def channel(c: int) -> float:
+        c = c / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_discard_table_is_registered_and_fills_the_strategy_page():
+    assert "discard_table" in build.PROVIDERS
+    strategy = ROOT / "pages" / "strategy.md"
+    if strategy.is_file():
+        assert "<!-- data:discard_table -->" in strategy.read_text(encoding="utf-8")
+
+
+def test_discard_table_cells_headers_and_colours():
+    html = build.discard_table()
+    table = analysis.crib_table()
+    ranks = analysis.load_crib_data()["ranks"]
+    assert "<caption>" in html and "<figcaption>" in html and "chart-legend" in html
+    assert re.findall(r'<th scope="col">([^<]+)</th>', html)[1:] == ranks
+    rows = re.findall(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>', html)
+    assert [r for r, _ in rows] == ranks
+    for (rank, cells), expected in zip(rows, table):
+        found = re.findall(r'<td style="background-color:#([0-9a-f]{6});color:#1c211e">([\d.]+)</td>', cells)
+        assert [float(v) for _, v in found] == [round(v, 2) for v in expected]
+        for colour, _ in found:
+            rgb = tuple(int(colour[i:i + 2], 16) for i in (0, 2, 4))
+            contrast = (luminance(rgb) + 0.05) / (luminance(INK) + 0.05)
+            assert contrast >= 4.5
+    colours = re.findall(r"background-color:#([0-9a-f]{6})", html)
+    assert len(set(colours)) > 20  # a real scale, not one colour
+    assert "8.99" in html and "3.42" in html and "58,800" in html
+    assert "<script" not in html
