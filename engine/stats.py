@@ -1,0 +1,423 @@
+"""The player's statistics: one JSON-ready record, checked strictly and updated one game at a time.
+
+The record is a plain dict (``new_stats``) kept in the browser's storage by the page, so it is
+never trusted: ``parse_stats`` accepts exactly the shape written here and raises ``ValueError``
+naming the first problem it finds. ``record_game(stats, summary)`` returns a new record with one
+finished game added; the summary comes from ``game_summary(game, difficulty)``, which reads the
+finished game (a ``GameState``, its ``to_json`` text or dict form).
+
+>>> from engine.game import new_game
+>>> from engine.players import get_player
+>>> state = new_game(seed="stats-doc", target=61)
+>>> while not state.is_over:
+...     view = state.view(state.to_act)
+...     _ = state.apply(get_player("easy", seed=1).choose(view, view["legal_actions"]))
+>>> summary = game_summary(state, "easy")
+>>> stats = record_game(new_stats(), summary)
+>>> stats["games"], stats["wins"] + stats["losses"], stats["by_target"]["61"]["games"]
+(1, 1, 1)
+>>> parse_stats(stats) == stats
+True
+
+What the record holds (all counts are whole numbers, never negative):
+
+- ``games``, ``wins``, ``losses``; ``by_difficulty`` and ``by_target`` (keys "121", "61"), each
+  ``{"games", "wins", "losses"}`` and only for what has been played;
+- ``streak`` (current run of wins) and ``best_streak``;
+- ``best_hand`` and ``best_crib`` (most points from one hand or crib, None until one is counted),
+  ``twenty_nines`` (hands and cribs of 29);
+- ``skunks_given``, ``double_skunks_given``, ``skunks_taken``, ``double_skunks_taken`` (a double
+  skunk counts only as a double);
+- ``hands`` (hands dealt), ``shows`` (the player's hands counted), ``cribs`` (the player's cribs
+  counted) and ``points`` by source (pegging, hand, crib, heels, muggins): the averages are
+  pegging per hand dealt, hand per show and crib per crib (``averages``);
+- ``recent``: ids of the last games recorded, so the same game is never counted twice.
+
+In muggins games a hand's points are those the player claimed (the rest go to the opponent),
+as the game keeps them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from engine.game import SOURCES, GameState, from_dict, from_json
+
+STATS_VERSION = 1
+DIFFICULTIES = ("easy", "hard")  # engine.players.PLAYER_NAMES
+TARGET_KEYS = ("121", "61")
+RECENT_MAX = 50
+MAX_COUNT = 10**9
+MAX_SHOW = 29  # the most one hand or crib can score
+SUMMARY_VERSION = 1
+
+RESET_NOTICE = "Your saved statistics could not be read and were reset."
+
+_RECORD_KEYS = ("games", "wins", "losses")
+_COUNT_KEYS = ("games", "wins", "losses", "streak", "best_streak", "twenty_nines",
+               "skunks_given", "double_skunks_given", "skunks_taken", "double_skunks_taken",
+               "hands", "shows", "cribs")
+_STATS_KEYS = frozenset(("version", "by_difficulty", "by_target", "best_hand", "best_crib",
+                         "points", "recent") + _COUNT_KEYS)
+_SUMMARY_KEYS = frozenset(("version", "id", "seat", "players", "target", "muggins", "difficulty",
+                           "winner", "won", "scores", "skunk_given", "skunk_taken", "points",
+                           "hands", "shows", "cribs", "best_hand", "best_crib", "twenty_nines"))
+_SKUNKS = ("none", "skunk", "double_skunk")
+
+
+def new_stats() -> dict:
+    """An empty record: no games yet."""
+    return {
+        "version": STATS_VERSION,
+        "games": 0, "wins": 0, "losses": 0,
+        "by_difficulty": {}, "by_target": {},
+        "streak": 0, "best_streak": 0,
+        "best_hand": None, "best_crib": None, "twenty_nines": 0,
+        "skunks_given": 0, "double_skunks_given": 0, "skunks_taken": 0, "double_skunks_taken": 0,
+        "hands": 0, "shows": 0, "cribs": 0,
+        "points": {source: 0 for source in SOURCES},
+        "recent": [],
+    }
+
+
+# --- validation ------------------------------------------------------------------------------
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _count(value: object, where: str) -> int:
+    if not _is_int(value):
+        raise ValueError(f"{where} must be a whole number, got {_shown(value)}")
+    if value < 0:  # type: ignore[operator]
+        raise ValueError(f"{where} must not be negative, got {value}")
+    if value > MAX_COUNT:  # type: ignore[operator]
+        raise ValueError(f"{where} is implausibly large ({value})")
+    return value  # type: ignore[return-value]
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value) if isinstance(value, (str, int, float, bool, type(None))) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _exact_keys(obj: object, keys: frozenset[str], where: str) -> dict:
+    if not isinstance(obj, dict):
+        raise ValueError(f"{where} must be an object, got {_shown(obj)}")
+    missing = sorted(keys - set(obj))
+    if missing:
+        raise ValueError(f"{where} lacks {', '.join(missing)}")
+    extra = sorted(str(k) for k in obj if k not in keys)
+    if extra:
+        raise ValueError(f"{where} has unknown field {', '.join(extra)}")
+    return obj
+
+
+def _record(obj: object, where: str) -> dict:
+    rec = _exact_keys(obj, frozenset(_RECORD_KEYS), where)
+    for key in _RECORD_KEYS:
+        _count(rec[key], f"{where}.{key}")
+    if rec["wins"] + rec["losses"] != rec["games"]:
+        raise ValueError(f"{where}: wins ({rec['wins']}) and losses ({rec['losses']}) "
+                         f"do not add up to games ({rec['games']})")
+    return {key: rec[key] for key in _RECORD_KEYS}
+
+
+def _breakdown(obj: object, allowed: tuple[str, ...], where: str, games: int) -> dict:
+    if not isinstance(obj, dict):
+        raise ValueError(f"{where} must be an object, got {_shown(obj)}")
+    out = {}
+    for key, value in obj.items():
+        if key not in allowed:
+            raise ValueError(f"{where} has unknown entry {_shown(key)} (expected one of {', '.join(allowed)})")
+        out[key] = _record(value, f"{where}.{key}")
+    total = sum(r["games"] for r in out.values())
+    if total != games:
+        raise ValueError(f"{where} counts {total} games but the record has {games}")
+    return {key: out[key] for key in allowed if key in out}
+
+
+def _best(value: object, where: str, counted: int, what: str) -> int | None:
+    if value is None:
+        if counted:
+            raise ValueError(f"{where} is missing although {counted} {what} were counted")
+        return None
+    if not _is_int(value) or not 0 <= value <= MAX_SHOW:  # type: ignore[operator]
+        raise ValueError(f"{where} must be null or a whole number from 0 to {MAX_SHOW}, got {_shown(value)}")
+    if not counted:
+        raise ValueError(f"{where} is {value} but no {what} were counted")
+    return value  # type: ignore[return-value]
+
+
+def parse_stats(obj: object) -> dict:
+    """Check a statistics record strictly; return a clean copy or raise ValueError naming the problem.
+
+    >>> parse_stats(new_stats())["games"]
+    0
+    >>> parse_stats({**new_stats(), "wins": 1})
+    Traceback (most recent call last):
+    ...
+    ValueError: wins (1) and losses (0) do not add up to games (0)
+    """
+    if not isinstance(obj, dict):
+        raise ValueError(f"the statistics must be an object, got {_shown(obj)}")
+    version = obj.get("version")
+    if not (_is_int(version) and version == STATS_VERSION):
+        raise ValueError(f"unsupported statistics version {_shown(version)} (expected {STATS_VERSION})")
+    _exact_keys(obj, _STATS_KEYS, "the statistics")
+    out: dict[str, Any] = {"version": STATS_VERSION}
+    for key in _COUNT_KEYS:
+        out[key] = _count(obj[key], key)
+    games, wins, losses = out["games"], out["wins"], out["losses"]
+    if wins + losses != games:
+        raise ValueError(f"wins ({wins}) and losses ({losses}) do not add up to games ({games})")
+    out["by_difficulty"] = _breakdown(obj["by_difficulty"], DIFFICULTIES, "by_difficulty", games)
+    out["by_target"] = _breakdown(obj["by_target"], TARGET_KEYS, "by_target", games)
+    if out["best_streak"] > wins:
+        raise ValueError(f"best_streak ({out['best_streak']}) exceeds wins ({wins})")
+    if out["streak"] > out["best_streak"]:
+        raise ValueError(f"streak ({out['streak']}) exceeds best_streak ({out['best_streak']})")
+    if out["skunks_given"] + out["double_skunks_given"] > wins:
+        raise ValueError("more skunks given than games won")
+    if out["skunks_taken"] + out["double_skunks_taken"] > losses:
+        raise ValueError("more skunks taken than games lost")
+    if out["hands"] < games:
+        raise ValueError(f"hands ({out['hands']}) is fewer than games ({games})")
+    if out["shows"] > out["hands"]:
+        raise ValueError(f"shows ({out['shows']}) exceeds hands ({out['hands']})")
+    if out["cribs"] > out["hands"]:
+        raise ValueError(f"cribs ({out['cribs']}) exceeds hands ({out['hands']})")
+    if out["twenty_nines"] > out["shows"] + out["cribs"]:
+        raise ValueError(f"twenty_nines ({out['twenty_nines']}) exceeds the hands and cribs counted")
+    out["best_hand"] = _best(obj["best_hand"], "best_hand", out["shows"], "hands")
+    out["best_crib"] = _best(obj["best_crib"], "best_crib", out["cribs"], "cribs")
+    if out["twenty_nines"] and max(out["best_hand"] or 0, out["best_crib"] or 0) != MAX_SHOW:
+        raise ValueError("twenty_nines is counted but no hand or crib of 29 is the best")
+    points = _exact_keys(obj["points"], frozenset(SOURCES), "points")
+    out["points"] = {source: _count(points[source], f"points.{source}") for source in SOURCES}
+    recent = obj["recent"]
+    if not isinstance(recent, list) or len(recent) > RECENT_MAX:
+        raise ValueError(f"recent must be a list of at most {RECENT_MAX} game ids")
+    for item in recent:
+        if not (isinstance(item, str) and 8 <= len(item) <= 64 and all(c in "0123456789abcdef" for c in item)):
+            raise ValueError(f"recent holds something that is not a game id: {_shown(item)}")
+    if len(set(recent)) != len(recent):
+        raise ValueError("recent lists a game twice")
+    if len(recent) > games:
+        raise ValueError(f"recent lists {len(recent)} games but the record has {games}")
+    out["recent"] = list(recent)
+    return out
+
+
+def parse_stats_text(text: str | None) -> tuple[dict, str | None]:
+    """Read stored statistics text: (record, None), or (a fresh record, the reason it was refused).
+
+    Missing or empty text is simply a fresh record with no reason.
+
+    >>> parse_stats_text(None)[1] is None, parse_stats_text("not json")[1]
+    (True, 'the text is not JSON')
+    """
+    if text is None or not str(text).strip():
+        return new_stats(), None
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        return new_stats(), "the text is not JSON"
+    try:
+        return parse_stats(obj), None
+    except ValueError as error:
+        return new_stats(), str(error)
+
+
+# --- the summary of a finished game ----------------------------------------------------------
+
+
+def _load_game(game: object) -> GameState:
+    if isinstance(game, GameState):
+        return game
+    if isinstance(game, (str, bytes, bytearray)):
+        return from_json(game)
+    if isinstance(game, dict):
+        if "format" not in game and "tally" in game and "seat" in game:
+            raise ValueError("a seat's view is not enough for the statistics: pass the saved game "
+                             "(its to_json text), which keeps every hand's points")
+        return from_dict(game)
+    raise ValueError(f"expected a game (its JSON text), got {type(game).__name__}")
+
+
+def game_id(state: GameState) -> str:
+    """An id for a game: the first 20 hex digits of sha256 of its saved JSON."""
+    return hashlib.sha256(state.to_json().encode("utf-8")).hexdigest()[:20]
+
+
+def game_summary(game: object, difficulty: str, seat: int = 0) -> dict:
+    """What the statistics need from a finished game, for the player at ``seat``.
+
+    ``game`` is a GameState, its ``to_json`` text or that text's dict form; a game still in
+    progress, or an unknown difficulty, is refused with ValueError.
+    """
+    state = _load_game(game)
+    if not state.is_over:
+        raise ValueError("The game is not finished yet, so it cannot be added to the statistics.")
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {_shown(difficulty)}")
+    if not _is_int(seat) or not 0 <= seat < state.players:
+        raise ValueError(f"no seat {_shown(seat)} in a {state.players}-player game")
+    hand_i, crib_i = SOURCES.index("hand"), SOURCES.index("crib")
+    shows = cribs = twenty_nines = 0
+    best_hand: int | None = None
+    best_crib: int | None = None
+
+    def count(points: int, is_crib: bool) -> None:
+        nonlocal shows, cribs, twenty_nines, best_hand, best_crib
+        if is_crib:
+            cribs += 1
+            best_crib = points if best_crib is None else max(best_crib, points)
+        else:
+            shows += 1
+            best_hand = points if best_hand is None else max(best_hand, points)
+        twenty_nines += points == MAX_SHOW
+
+    for past in state.history:  # every show of a finished hand was counted
+        count(past["points"][seat][hand_i], False)
+        if past["dealer"] == seat:
+            count(past["points"][seat][crib_i], True)
+    order = [((state.dealer + i) % state.players, "hand") for i in range(1, state.players + 1)]
+    order.append((state.dealer, "crib"))
+    for step, (who, what) in enumerate(order[:state.show_step]):  # the last hand, maybe cut short
+        if who == seat:
+            count(state.points[seat][crib_i if what == "crib" else hand_i], what == "crib")
+    side = state.side_of(seat)
+    won = state.side_of(state.winner) == side
+    skunks = state.skunks or []
+    given = max((skunks[s] for s in range(state.players) if state.side_of(s) != side),
+                key=_SKUNKS.index, default="none") if won else "none"
+    return {
+        "version": SUMMARY_VERSION,
+        "id": game_id(state),
+        "seat": seat,
+        "players": state.players,
+        "target": state.target,
+        "muggins": state.muggins,
+        "difficulty": difficulty,
+        "winner": state.winner,
+        "won": won,
+        "scores": list(state.scores),
+        "skunk_given": given,
+        "skunk_taken": "none" if won else skunks[seat],
+        "points": dict(zip(SOURCES, state.tally[seat])),
+        "hands": state.hand_number,
+        "shows": shows,
+        "cribs": cribs,
+        "best_hand": best_hand,
+        "best_crib": best_crib,
+        "twenty_nines": twenty_nines,
+    }
+
+
+def parse_summary(obj: object) -> dict:
+    """Check a game summary as game_summary writes it; raise ValueError naming the problem."""
+    summary = _exact_keys(obj, _SUMMARY_KEYS, "the game summary")
+    if summary["version"] != SUMMARY_VERSION:
+        raise ValueError(f"unsupported summary version {_shown(summary['version'])}")
+    if not (isinstance(summary["id"], str) and len(summary["id"]) == 20):
+        raise ValueError("the game summary's id is not a game id")
+    if summary["difficulty"] not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {_shown(summary['difficulty'])}")
+    if str(summary["target"]) not in TARGET_KEYS or not _is_int(summary["target"]):
+        raise ValueError(f"unknown target {_shown(summary['target'])}")
+    if not isinstance(summary["won"], bool):
+        raise ValueError("won must be true or false")
+    for key in ("skunk_given", "skunk_taken"):
+        if summary[key] not in _SKUNKS:
+            raise ValueError(f"{key} must be one of {', '.join(_SKUNKS)}")
+    if summary["won"] and summary["skunk_taken"] != "none" or not summary["won"] and summary["skunk_given"] != "none":
+        raise ValueError("a skunk must be given by the winner and taken by the loser")
+    for key in ("hands", "shows", "cribs", "twenty_nines"):
+        _count(summary[key], key)
+    if summary["hands"] < 1 or summary["shows"] > summary["hands"] or summary["cribs"] > summary["hands"]:
+        raise ValueError("the game summary's hand counts do not fit together")
+    summary_best_hand = _best(summary["best_hand"], "best_hand", summary["shows"], "hands")
+    summary_best_crib = _best(summary["best_crib"], "best_crib", summary["cribs"], "cribs")
+    if summary["twenty_nines"] > summary["shows"] + summary["cribs"]:
+        raise ValueError("twenty_nines exceeds the hands and cribs counted")
+    points = _exact_keys(summary["points"], frozenset(SOURCES), "points")
+    clean = dict(summary)
+    clean["points"] = {source: _count(points[source], f"points.{source}") for source in SOURCES}
+    clean["best_hand"], clean["best_crib"] = summary_best_hand, summary_best_crib
+    return clean
+
+
+# --- updating --------------------------------------------------------------------------------
+
+
+def _bump(records: dict, key: str, won: bool) -> None:
+    rec = dict(records.get(key) or {"games": 0, "wins": 0, "losses": 0})
+    rec["games"] += 1
+    rec["wins" if won else "losses"] += 1
+    records[key] = rec
+
+
+def _best_of(old: int | None, new: int | None) -> int | None:
+    if new is None:
+        return old
+    return new if old is None else max(old, new)
+
+
+def record_game(stats: dict, summary: dict) -> dict:
+    """A new record with one finished game added (the old one is not changed).
+
+    A game whose id is already among ``recent`` is not counted again: the record comes back
+    unchanged (as a copy).
+    """
+    stats = parse_stats(stats)
+    summary = parse_summary(summary)
+    if summary["id"] in stats["recent"]:
+        return stats
+    out = json.loads(json.dumps(stats))
+    won = summary["won"]
+    out["games"] += 1
+    out["wins" if won else "losses"] += 1
+    _bump(out["by_difficulty"], summary["difficulty"], won)
+    _bump(out["by_target"], str(summary["target"]), won)
+    out["by_difficulty"] = {k: out["by_difficulty"][k] for k in DIFFICULTIES if k in out["by_difficulty"]}
+    out["by_target"] = {k: out["by_target"][k] for k in TARGET_KEYS if k in out["by_target"]}
+    out["streak"] = out["streak"] + 1 if won else 0
+    out["best_streak"] = max(out["best_streak"], out["streak"])
+    out["best_hand"] = _best_of(out["best_hand"], summary["best_hand"])
+    out["best_crib"] = _best_of(out["best_crib"], summary["best_crib"])
+    out["twenty_nines"] += summary["twenty_nines"]
+    if summary["skunk_given"] == "skunk":
+        out["skunks_given"] += 1
+    elif summary["skunk_given"] == "double_skunk":
+        out["double_skunks_given"] += 1
+    if summary["skunk_taken"] == "skunk":
+        out["skunks_taken"] += 1
+    elif summary["skunk_taken"] == "double_skunk":
+        out["double_skunks_taken"] += 1
+    for key in ("hands", "shows", "cribs"):
+        out[key] += summary[key]
+    for source in SOURCES:
+        out["points"][source] += summary["points"][source]
+    out["recent"] = (out["recent"] + [summary["id"]])[-RECENT_MAX:]
+    return parse_stats(out)
+
+
+def averages(stats: dict) -> dict:
+    """Average points: pegging per hand dealt, hand per hand counted, crib per crib (None if none).
+
+    >>> averages(new_stats())
+    {'pegging': None, 'hand': None, 'crib': None}
+    """
+    stats = parse_stats(stats)
+    points = stats["points"]
+
+    def ratio(total: int, count: int) -> float | None:
+        return round(total / count, 2) if count else None
+
+    return {"pegging": ratio(points["pegging"], stats["hands"]),
+            "hand": ratio(points["hand"], stats["shows"]),
+            "crib": ratio(points["crib"], stats["cribs"])}

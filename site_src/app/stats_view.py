@@ -1,0 +1,164 @@
+"""The statistics panel: fills a container (#stats-panel) with the player's record and a Reset button.
+
+Runs in MicroPython on the main thread. Everything is built with DOM calls and ``textContent``.
+``render`` draws at once from what is stored (store.load_stats), then has the engine check the
+record strictly (store.verify_stats) and redraws if that changed anything.
+
+    import stats_view
+    stats_view.render("#stats-body")
+    stats = await store.record_game(game_json, meta)
+    stats_view.refresh(stats)
+"""
+
+from pyscript import document, window
+
+import bridge
+import store
+
+DIFFICULTY_NAMES = (("easy", "Easy"), ("hard", "Hard"))
+TARGET_NAMES = (("121", "121 points"), ("61", "61 points"))
+CONFIRM_RESET = "Forget all your statistics? This cannot be undone."
+EMPTY_TEXT = ("No games recorded yet. Finished games against the computer count here; "
+              "practice deals do not.")
+
+_view = {"container": None}
+
+
+def _el(tag, text=None, cls=None):
+    node = document.createElement(tag)
+    if text is not None:
+        node.textContent = str(text)
+    if cls:
+        node.className = cls
+    return node
+
+
+def _percent(part, whole):
+    if not whole:
+        return "–"
+    return str(int(round(100 * part / whole))) + "%"
+
+
+def _average(total, count):
+    if not count:
+        return "–"
+    return "%.1f" % (total / count)
+
+
+def _best(value):
+    return "–" if value is None else str(value)
+
+
+def _row(table, label, *cells):
+    tr = _el("tr")
+    th = _el("th", label)
+    th.setAttribute("scope", "row")
+    tr.append(th)
+    for cell in cells:
+        tr.append(_el("td", cell))
+    table.append(tr)
+
+
+def _table(caption, headings):
+    table = _el("table")
+    table.append(_el("caption", caption))
+    if headings is None:
+        body = _el("tbody")
+        table.append(body)
+        return table, body
+    head = _el("thead")
+    tr = _el("tr")
+    for text in headings:
+        th = _el("th", text)
+        th.setAttribute("scope", "col")
+        tr.append(th)
+    head.append(tr)
+    table.append(head)
+    body = _el("tbody")
+    table.append(body)
+    return table, body
+
+
+def _build(stats):
+    """The panel's content for a record (a DocumentFragment-like div)."""
+    box = _el("div", cls="stats-view")
+    games = stats["games"]
+    if not games:
+        box.append(_el("p", EMPTY_TEXT, "stats-empty"))
+    else:
+        table, body = _table("Your record", None)
+        _row(body, "Games played", str(games))
+        _row(body, "Won", str(stats["wins"]) + " (" + _percent(stats["wins"], games) + ")")
+        _row(body, "Lost", str(stats["losses"]))
+        _row(body, "Current win streak", str(stats["streak"]))
+        _row(body, "Best win streak", str(stats["best_streak"]))
+        _row(body, "Best hand", _best(stats["best_hand"]))
+        _row(body, "Best crib", _best(stats["best_crib"]))
+        _row(body, "29 hands", str(stats["twenty_nines"]))
+        _row(body, "Skunks given", str(stats["skunks_given"]) + " (double: "
+             + str(stats["double_skunks_given"]) + ")")
+        _row(body, "Skunks taken", str(stats["skunks_taken"]) + " (double: "
+             + str(stats["double_skunks_taken"]) + ")")
+        box.append(table)
+
+        points = stats["points"]
+        table, body = _table("Average points", None)
+        _row(body, "Pegging (per hand dealt)", _average(points["pegging"], stats["hands"]))
+        _row(body, "Hand (per hand counted)", _average(points["hand"], stats["shows"]))
+        _row(body, "Crib (per crib of yours)", _average(points["crib"], stats["cribs"]))
+        box.append(table)
+
+        table, body = _table("By opponent and game length", ("", "Games", "Won", "Lost", "Win rate"))
+        for key, name in DIFFICULTY_NAMES:
+            rec = stats["by_difficulty"].get(key)
+            if rec:
+                _row(body, name + " computer", str(rec["games"]), str(rec["wins"]), str(rec["losses"]),
+                     _percent(rec["wins"], rec["games"]))
+        for key, name in TARGET_NAMES:
+            rec = stats["by_target"].get(key)
+            if rec:
+                _row(body, name, str(rec["games"]), str(rec["wins"]), str(rec["losses"]),
+                     _percent(rec["wins"], rec["games"]))
+        box.append(table)
+
+    actions = _el("div", cls="stats-actions")
+    button = _el("button", "Reset statistics", "button stats-reset")
+    button.type = "button"
+    if not games:
+        button.disabled = True
+    bridge.on(button, "click", _reset_clicked)
+    actions.append(button)
+    box.append(actions)
+    return box
+
+
+def refresh(stats=None):
+    """Redraw the panel with this record (or the stored one)."""
+    container = _view["container"]
+    if container is None:
+        return
+    if stats is None:
+        stats = store.load_stats()
+    container.replaceChildren(_build(stats))
+
+
+def _reset_clicked(event):
+    if not window.confirm(CONFIRM_RESET):
+        return
+    refresh(store.reset_stats())
+
+
+async def _verify():
+    before = store.load_stats()
+    checked = await store.verify_stats()
+    if checked != before:
+        refresh(checked)
+
+
+def render(container_selector, stats=None):
+    """Fill the container with a record (one the engine just returned), or with the stored one,
+    in which case the engine's strict check follows in the background."""
+    _view["container"] = bridge.element(container_selector)
+    refresh(stats)
+    if stats is None:
+        bridge.launch(_verify(), quiet=True)
