@@ -198,6 +198,13 @@ def _flag(request: dict, key: str, default: bool = False) -> bool:
     raise ValueError(f"{key} must be true or false, not {value!r}")
 
 
+def _by_rank(dealt: tuple) -> list[int]:
+    """Cards in the order players sort a hand: by rank, then suit."""
+    from engine import cards
+
+    return sorted(dealt, key=lambda c: (cards.RANK_OF[c], cards.SUIT_OF[c]))
+
+
 @endpoint
 def score_hand(request: dict) -> dict:
     """Count a hand or crib: ``{hand, starter, crib}``, or ``{cards, crib}`` with the starter last.
@@ -233,7 +240,7 @@ def discard_options(request: dict) -> dict:
     """Rank every way to keep four of the dealt cards: ``{cards, dealer}``, best net first.
 
     Each option is ``DiscardOption.to_dict()`` plus ``rank`` and display data for the kept and
-    thrown cards (engine.analysis.discard_options does the work).
+    thrown cards, sorted by rank (engine.analysis.discard_options does the work).
     """
     from engine import analysis, cards
 
@@ -245,8 +252,8 @@ def discard_options(request: dict) -> dict:
     for rank, option in enumerate(analysis.discard_options(dealt, is_dealer=dealer), start=1):
         reply = option.to_dict()
         reply["rank"] = rank
-        reply["keep_cards"] = [_card_display(c) for c in option.keep]
-        reply["throw_cards"] = [_card_display(c) for c in option.throw]
+        reply["keep_cards"] = [_card_display(c) for c in _by_rank(option.keep)]
+        reply["throw_cards"] = [_card_display(c) for c in _by_rank(option.throw)]
         options.append(reply)
     return {"cards": [_card_display(c) for c in dealt], "dealer": dealer, "options": options}
 
@@ -325,3 +332,36 @@ def stats_record(request: dict) -> dict:
     summary = stats.game_summary(game, request.get("difficulty"), seat)
     updated = stats.record_game(current, summary)
     return {"stats": updated, "recorded": updated["games"] != current["games"], "summary": summary}
+
+
+CLI_ONLY_MODULES = ("multiprocessing", "argparse")
+"""Modules only the command line imports (parallel runs, options); the browser has neither."""
+
+
+@endpoint
+def selfcheck(request: dict) -> dict:
+    """Import every engine module and every module their code names, even inside functions.
+
+    The browser's standard library is trimmed to what the site uses; this shows the engine finds
+    all it needs there. Replies ``{"engine": [engine modules], "imports": [other modules]}``.
+    """
+    import ast
+    import importlib
+    from pathlib import Path
+
+    engine_modules, imports = [], set()
+    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        if path.name == "__main__.py":
+            continue
+        name = "engine" if path.stem == "__init__" else f"engine.{path.stem}"
+        importlib.import_module(name)
+        engine_modules.append(name)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imports.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imports.add(node.module)
+    names = sorted(m for m in imports if m.split(".")[0] not in ("engine", *CLI_ONLY_MODULES))
+    for name in names:
+        importlib.import_module(name)
+    return {"engine": engine_modules, "imports": names}

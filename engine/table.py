@@ -1,0 +1,443 @@
+"""The game page's table: replies for the human at seat 0, in words, with card display data.
+
+The home page plays one person (always seat 0) against a computer opponent (seat 1). The page
+keeps the game's JSON and sends it with every request; these functions load it, apply one
+action and answer with a ``reply``::
+
+    {"game": <to_json text>, "view": <view(0), count hints removed>, "events": [events_for(0),
+     each with "say": the words to announce], "to_act": 0 | 1 | None, "awaiting": "discard" |
+     "play" | "count" | "computer" | "over", "cards": {"<int>": card display data for every
+     card the reply mentions}, "practice": bool, "practice_seed": str | None, "outcome": the
+     result in words once the game is over, "result": its parts for a banner (see ``result``)}
+
+The view never holds a card seat 0 may not see. In the muggins count phase the engine's legal
+actions (0 up to the true count) are dropped from the view so the page cannot give the count
+away; ``awaiting`` says a count is due. Narration follows how players speak at the table:
+"fifteen for two", "a pair royal for six", "one for the go", "one for last".
+
+>>> reply = start({"difficulty": "easy", "target": 61, "muggins": False, "seed": "doc"})
+>>> reply["view"]["phase"], reply["awaiting"], reply["practice"], len(reply["view"]["hand"])
+('discard', 'discard', True, 6)
+>>> [e["type"] for e in reply["events"]][:3]
+['cut', 'deal', 'hand']
+"""
+
+from __future__ import annotations
+
+from engine.cards import CARD_NAMES, CARD_PRETTY, CARD_SPOKEN, RANK_OF, RANKS, SUIT_GLYPHS, SUITS, VALUE_OF
+from engine.game import MAX_SEED_TEXT, SKUNK_LINES, TARGETS, GameState, events_for, from_json, new_game
+from engine.players import PLAYER_NAMES, get_player
+from engine.scoring import number_name
+
+HUMAN = 0
+COMPUTER = 1
+DIFFICULTIES = PLAYER_NAMES
+COMPUTER_SEED = "table"  # the computer's decisions depend only on this, the deal and its view
+SUBJECT = ("you", "the computer")
+POSSESSIVE = ("your", "the computer's")
+OWNER = ("yours", "the computer's")
+PLAY_ITEM_WORDS = {"fifteen": "fifteen", "thirty_one": "thirty-one", "pair": "a pair",
+                   "pair_royal": "a pair royal", "double_pair_royal": "a double pair royal"}
+SHOW_ITEM_WORDS = {"fifteen": "Fifteen", "pair": "Pair", "flush": "Flush", "nobs": "His nobs"}
+SKUNK_WORDS = {"skunk": "skunked", "double_skunk": "double skunked"}
+SAVED_GAME_UNREADABLE = "Your saved game could not be read; a new game was started."
+
+
+# --------------------------------------------------------------------------------------------
+# Cards
+
+
+def card_info(card: int) -> dict:
+    """Display data for one card: names, rank, suit letter and glyph, counting value.
+
+    >>> card_info(30)["spoken"], card_info(30)["pretty"], card_info(30)["suit"]
+    ('five of hearts', '5♥', 'H')
+    """
+    return {"name": CARD_NAMES[card], "pretty": CARD_PRETTY[card], "spoken": CARD_SPOKEN[card],
+            "rank": RANKS[RANK_OF[card]], "suit": SUITS[card // 13], "glyph": SUIT_GLYPHS[card // 13],
+            "value": VALUE_OF[card]}
+
+
+def display_order(card: int) -> tuple[int, int]:
+    """Sort key for showing cards as players hold them: by rank (ace low), then suit."""
+    return (RANK_OF[card], card // 13)
+
+
+def _add_cards(found: set[int], cards) -> None:
+    for c in cards or ():
+        if isinstance(c, int):
+            found.add(c)
+
+
+def _show_cards(found: set[int], record: dict) -> None:
+    _add_cards(found, record.get("cards"))
+    if record.get("starter") is not None:
+        found.add(record["starter"])
+    for item in record.get("items") or ():
+        _add_cards(found, item.get("cards"))
+
+
+def view_cards(view: dict) -> set[int]:
+    """Every card a view mentions (its own cards, the table, the shows, the final reveal)."""
+    found: set[int] = set()
+    for key in ("hand", "discards", "played", "crib"):
+        _add_cards(found, view.get(key))
+    _add_cards(found, [c for _, c in view.get("laid") or ()])
+    if view.get("starter") is not None:
+        found.add(view["starter"])
+    for record in view.get("shown") or ():
+        _show_cards(found, record)
+    if view.get("counting"):
+        _show_cards(found, view["counting"])
+    revealed = view.get("revealed")
+    if revealed:
+        for hand in revealed["hands"]:
+            _add_cards(found, hand)
+        _add_cards(found, revealed["crib_dealt"])
+        found.add(revealed["starter"])
+    return found
+
+
+def event_cards(events: list[dict]) -> set[int]:
+    """Every card the events mention."""
+    found: set[int] = set()
+    for e in events:
+        kind = e["type"]
+        if kind == "cut":
+            _add_cards(found, [c for _, c in e["cuts"]])
+        elif kind in ("hand", "score"):
+            _add_cards(found, e["cards"])
+        elif kind in ("starter", "play"):
+            found.add(e["card"])
+        elif kind in ("count_turn", "show"):
+            _show_cards(found, e)
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# Words
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _points(n: int) -> str:
+    return f"{number_name(n)} point" + ("" if n == 1 else "s")
+
+
+def play_words(items: list[dict]) -> str:
+    """What a player says for the points of one card in the play: "fifteen and a pair for four".
+
+    >>> play_words([{"reason": "pair_royal", "points": 6, "cards": [1, 14, 27]}])
+    'a pair royal for six'
+    >>> play_words([{"reason": "fifteen", "points": 2, "cards": [4]},
+    ...             {"reason": "run", "points": 3, "cards": [1, 2, 3]}])
+    'fifteen and a run of three for five'
+    """
+    parts = []
+    for item in items:
+        if item["reason"] == "run":
+            parts.append(f"a run of {number_name(len(item['cards']))}")
+        else:
+            parts.append(PLAY_ITEM_WORDS.get(item["reason"], item["reason"].replace("_", " ")))
+    total = sum(item["points"] for item in items)
+    return " and ".join(parts) + f" for {number_name(total)}"
+
+
+def item_label(item: dict) -> str:
+    """A show item's label: "Fifteen", "Pair", "Run of three", "Flush", "His nobs"."""
+    if item["kind"] == "run":
+        return f"Run of {number_name(len(item['cards']))}"
+    return SHOW_ITEM_WORDS.get(item["kind"], _cap(item["kind"]))
+
+
+def spoken_groups(record: dict) -> list[dict]:
+    """Pair each phrase of a spoken show with the items it covers (for highlighting).
+
+    Fifteens are said one by one, pairs of one rank together, all runs together, then the
+    flush and nobs, in the order ``scoring.score_show`` lists them.
+    """
+    items = record["items"]
+    phrases = record["spoken"].split(", ") if items else []
+    groups: list[list[int]] = []
+    i = 0
+    while i < len(items):
+        kind = items[i]["kind"]
+        j = i + 1
+        if kind == "pair":
+            rank = RANK_OF[items[i]["cards"][0]]
+            while j < len(items) and items[j]["kind"] == "pair" and RANK_OF[items[j]["cards"][0]] == rank:
+                j += 1
+        elif kind == "run":
+            while j < len(items) and items[j]["kind"] == "run":
+                j += 1
+        groups.append(list(range(i, j)))
+        i = j
+    if len(groups) != len(phrases):  # never expected; fall back to one phrase for the lot
+        return [{"text": record["spoken"], "items": list(range(len(items)))}]
+    return [{"text": text, "items": group} for text, group in zip(phrases, groups)]
+
+
+def _dress_show(record: dict) -> dict:
+    """Add labels to a show record's items and the phrase groups of its spoken count."""
+    for item in record["items"]:
+        item["label"] = item_label(item)
+    record["phrases"] = spoken_groups(record)
+    return record
+
+
+def _whose(seat: int, what: str) -> str:
+    return f"{POSSESSIVE[seat]} {what}"
+
+
+def _cut_words(event: dict) -> str:
+    cuts = event["cuts"]
+    rounds = [cuts[i:i + 2] for i in range(0, len(cuts), 2)]
+    said = []
+    for k, pair in enumerate(rounds):
+        names = {seat: CARD_SPOKEN[card] for seat, card in pair}
+        text = f"you cut the {names.get(HUMAN, '?')} and the computer the {names.get(COMPUTER, '?')}"
+        if k < len(rounds) - 1:
+            text += ": a tie, so cut again"
+        said.append(text)
+    dealer = event["dealer"]
+    lead = "so you deal first" if dealer == HUMAN else "so the computer deals first"
+    return _cap("; ".join(said)) + f": lower card deals, {lead}."
+
+
+def narrate(events: list[dict]) -> list[dict]:
+    """Add "say" (the words to announce, or "" for nothing) to each event, in place; return them.
+
+    Points in the play are said with the card that scored them; their score events, and the
+    items of a counted show, get ``"said": True`` (already announced) instead of words.
+    """
+    for i, e in enumerate(events):
+        kind = e["type"]
+        say = ""
+        if kind == "cut":
+            say = _cut_words(e)
+        elif kind == "deal":
+            who = "You deal" if e["dealer"] == HUMAN else "The computer deals"
+            say = f"Hand {e['hand_number']}. {who}; the crib is {OWNER[e['dealer']]}."
+        elif kind == "hand":
+            dealt = sorted(e["cards"], key=display_order)
+            say = "Your six cards: " + ", ".join(CARD_SPOKEN[c] for c in dealt) + "."
+        elif kind == "discard":
+            who = "You throw" if e["seat"] == HUMAN else "The computer throws"
+            say = f"{who} two cards to the crib."
+        elif kind == "starter":
+            say = f"The starter is the {CARD_SPOKEN[e['card']]}."
+        elif kind == "play":
+            scored = []
+            j = i + 1
+            while (j < len(events) and events[j]["type"] == "score" and events[j]["source"] == "pegging"
+                   and events[j]["reason"] not in ("go", "last_card")):
+                scored.append(events[j])
+                events[j]["said"] = True
+                j += 1
+            who = "You lay" if e["seat"] == HUMAN else "The computer lays"
+            words = number_name(e["count"])
+            if scored and scored[0]["reason"] in ("fifteen", "thirty_one"):
+                words = play_words(scored)  # "fifteen for two", "thirty-one for two"
+            elif scored:
+                words += ", " + play_words(scored)  # "eighteen, a pair royal for six"
+            say = f"{who} the {CARD_SPOKEN[e['card']]}: {words}."
+        elif kind == "go":
+            say = ("You cannot lay a card without passing 31: go." if e["seat"] == HUMAN
+                   else "The computer cannot lay a card: go.")
+        elif kind == "reset":
+            say = "The count starts again from zero; " + ("you lead." if e["next"] == HUMAN
+                                                          else "the computer leads.")
+        elif kind == "count_turn":
+            what = e["show"]
+            say = (f"Count {_whose(HUMAN, what)}." if e["seat"] == HUMAN
+                   else f"The computer counts {_whose(COMPUTER, what)}.")
+        elif kind == "show":
+            _dress_show(e)
+            for j in range(i + 1, len(events)):
+                if events[j]["type"] != "score" or events[j].get("show") != e["show"] \
+                        or events[j]["reason"] == "muggins":
+                    break
+                events[j]["said"] = True
+            head = _cap(_whose(e["seat"], e["show"]))
+            if e["claimed"] is not None and e["claimed"] != e["total"]:
+                claimer = "you" if e["seat"] == HUMAN else "the computer"
+                say = (f"{head}: {claimer} claimed {number_name(e['claimed'])}, but it holds "
+                       f"{number_name(e['total'])}: {e['spoken']}.")
+            else:
+                say = f"{head}: {e['spoken']}." if e["items"] else f"{head}: nineteen, no points."
+        elif kind == "score":
+            say = _score_words(e)
+        elif kind == "hand_end":
+            say = f"End of hand {e['hand_number']}. Its seed is revealed: you can check the deal."
+        elif kind == "game_over":
+            say = _game_over_words(e)
+        e["say"] = "" if e.get("said") else say
+    return events
+
+
+def _score_words(e: dict) -> str:
+    who = _cap(SUBJECT[e["seat"]])
+    reason, points = e["reason"], e["points"]
+    if reason == "his_heels":
+        return f"His heels: two for {SUBJECT[e['seat']]}."
+    if reason == "go":
+        return f"{who}: one for the go."
+    if reason == "last_card":
+        return f"{who}: one for last."
+    if reason == "muggins":
+        missed = "you" if e["seat"] == COMPUTER else "the computer"
+        verb = "take" if e["seat"] == HUMAN else "takes"
+        return f"Muggins! {who} {verb} the {_points(points)} {missed} missed."
+    if reason == "count":
+        return f"{who} {'peg' if e['seat'] == HUMAN else 'pegs'} {number_name(points)}."
+    return f"{who}: {reason.replace('_', ' ')} for {number_name(points)}."
+
+
+def _game_over_words(e: dict) -> str:
+    winner = e["winner"]
+    loser = 1 - winner
+    scores = e["scores"]
+    text = ("You win" if winner == HUMAN else "The computer wins") + f", {scores[winner]} to {scores[loser]}"
+    kind = e["skunks"][loser]
+    if kind in SKUNK_WORDS:
+        text += f": {'the computer is' if loser == COMPUTER else 'you are'} {SKUNK_WORDS[kind]}"
+    return text + "."
+
+
+# --------------------------------------------------------------------------------------------
+# Replies
+
+
+def page_view(state: GameState) -> dict:
+    """Seat 0's view for the page: no count hints in the muggins count; shows with labels."""
+    view = state.view(HUMAN)
+    view["hand"] = sorted(view["hand"], key=display_order)
+    if view["phase"] == "count":
+        view["legal_actions"] = []
+    for record in view["shown"]:
+        _dress_show(record)
+    return view
+
+
+def awaiting(state: GameState) -> str:
+    """What the game waits for: "discard", "play" or "count" from the person, "computer", "over"."""
+    if state.is_over:
+        return "over"
+    if state.to_act != HUMAN:
+        return "computer"
+    return state.phase
+
+
+def reply(state: GameState, events: list[dict]) -> dict:
+    """The answer to the page after a new game, an action or a resume (see the module doc)."""
+    view = page_view(state)
+    shown = narrate(events_for(HUMAN, events))
+    for e in shown:
+        if e["type"] == "hand":
+            e["cards"] = sorted(e["cards"], key=display_order)
+    cards = view_cards(view) | event_cards(shown)
+    return {
+        "game": state.to_json(),
+        "view": view,
+        "events": shown,
+        "to_act": state.to_act,
+        "awaiting": awaiting(state),
+        "cards": {str(c): card_info(c) for c in sorted(cards)},
+        "practice": state.base_seed is not None,
+        "practice_seed": state.base_seed,
+        "outcome": None if not state.is_over else _game_over_words(
+            {"winner": state.winner, "scores": state.scores, "skunks": state.skunks}),
+        "result": result(state),
+    }
+
+
+def result(state: GameState) -> dict | None:
+    """The end of the game for the page's banner: title, score and the skunk called out.
+
+    >>> from engine.game import new_game
+    >>> result(new_game(seed="doc")) is None
+    True
+    """
+    if not state.is_over:
+        return None
+    winner = state.winner
+    loser = 1 - winner
+    scores = state.scores
+    kind = state.skunks[loser]
+    single, double = SKUNK_LINES[state.target]
+    skunk = ""
+    if kind == "double_skunk":
+        skunk = f"Double skunk: {SUBJECT[loser]} finished below {double}."
+    elif kind == "skunk":
+        skunk = f"Skunk: {SUBJECT[loser]} finished below {single}."
+    return {"winner": winner, "title": "You win!" if winner == HUMAN else "The computer wins",
+            "score": f"{scores[winner]} to {scores[loser]}", "skunk": skunk, "skunk_kind": kind}
+
+
+def _difficulty(request: dict) -> str:
+    difficulty = request.get("difficulty", "easy")
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"The computer plays {' or '.join(DIFFICULTIES)}, not {difficulty!r}.")
+    return difficulty
+
+
+def _load(request: dict) -> GameState:
+    text = request.get("game")
+    if not isinstance(text, str):
+        raise ValueError("The request has no game (the game's JSON text).")
+    return from_json(text)
+
+
+def start(request: dict) -> dict:
+    """A new game: options difficulty, target (121 or 61), muggins, and seed for a practice game."""
+    _difficulty(request)
+    target = request.get("target", 121)
+    if type(target) is not int or target not in TARGETS:
+        raise ValueError("The game is played to 121 or to 61 points.")
+    muggins = request.get("muggins", False)
+    if not isinstance(muggins, bool):
+        raise ValueError("Muggins is on or off (true or false).")
+    seed = request.get("seed")
+    if seed is not None and (not isinstance(seed, str) or not seed.strip() or len(seed) > MAX_SEED_TEXT):
+        raise ValueError(f"A practice seed is 1 to {MAX_SEED_TEXT} characters of text.")
+    state = new_game(seed=seed.strip() if seed else None, target=target, muggins=muggins)
+    return reply(state, state.start_events)
+
+
+def resume(request: dict) -> dict:
+    """A saved game, checked by ``engine.game.from_json``, with its view and no new events."""
+    try:
+        state = _load(request)
+    except ValueError as error:
+        raise ValueError(f"{SAVED_GAME_UNREADABLE} ({error})") from None
+    return reply(state, [])
+
+
+def act(request: dict) -> dict:
+    """Apply the person's action (seat 0); an illegal one is refused with the engine's reason."""
+    state = _load(request)
+    action = request.get("action")
+    if not isinstance(action, dict):
+        raise ValueError("The request has no action.")
+    if state.is_over:
+        raise ValueError("The game is over: start a new one.")
+    if state.to_act != HUMAN:
+        raise ValueError("It is the computer's turn, not yours.")
+    events = state.apply({**action, "seat": HUMAN})
+    return reply(state, events)
+
+
+def computer_move(request: dict) -> dict:
+    """Let the computer (seat 1) choose from its own view and apply its one action."""
+    difficulty = _difficulty(request)
+    state = _load(request)
+    if state.is_over:
+        raise ValueError("The game is over: start a new one.")
+    if state.to_act != COMPUTER:
+        raise ValueError("It is your turn, not the computer's.")
+    view = state.view(COMPUTER)
+    action = get_player(difficulty, seed=COMPUTER_SEED).choose(view, view["legal_actions"])
+    events = state.apply(action)
+    return reply(state, events)

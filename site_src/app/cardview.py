@@ -1,0 +1,292 @@
+"""Card widgets for the hand calculator and the deal checker: card faces, a 52-card picker, slots.
+
+Runs in MicroPython on the main thread (keep to the subset). The picker's buttons and the slots
+are rendered by the page's template (site_src/templates/_cards.html), so the page is complete
+before Python starts; this module binds them and keeps them in step with a list of card names.
+Text goes into the page through ``textContent`` and attributes only, never as markup.
+
+    picker = cardview.Picker("calc-picker", "calc-slots", on_change)
+    picker.set_cards(["5H", "5S", "5D", "JC", "5C"])   # on_change(picker) runs after every change
+    picker.cards                                       # ["5H", ...] with None for an empty slot
+"""
+
+import js
+from pyscript import document
+
+import bridge
+
+SUIT_LETTERS = "CDHS"
+GLYPH_SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
+MOVES = {"ArrowLeft": -1, "ArrowRight": 1, "ArrowUp": -13, "ArrowDown": 13}
+
+
+def quick_name(token):
+    """A typed card's short name ("5h" -> "5H", "t♠" -> "10S"), or None if it is not plainly one.
+
+    Only for showing typed cards at once; the engine checks and counts them.
+    """
+    text = token.strip().replace("\ufe0f", "").upper()
+    if len(text) < 2:
+        return None
+    rank, suit = text[:-1], text[-1]
+    suit = GLYPH_SUITS.get(suit, suit)
+    if rank == "T":
+        rank = "10"
+    if suit not in SUIT_LETTERS or rank not in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"):
+        return None
+    return rank + suit
+
+
+def quick_names(text):
+    """Every card in a typed line as short names, or None unless all are plainly distinct cards."""
+    tokens = text.replace(",", " ").replace(";", " ").split()
+    names = [quick_name(token) for token in tokens]
+    if not names or None in names or len(set(names)) != len(names):
+        return None
+    return names
+
+
+def make(tag, cls=None, text=None):
+    """A new element with an optional class and text (set as textContent)."""
+    node = document.createElement(tag)
+    if cls:
+        node.className = cls
+    if text is not None:
+        node.textContent = text
+    return node
+
+
+def card_face(card, small=False):
+    """A card face from the engine's display data (name, pretty, spoken, suit) or a picker button."""
+    face = make("span", "card card-sm" if small else "card", card["pretty"])
+    face.setAttribute("data-suit", card["suit"])
+    face.setAttribute("data-card", card["name"])
+    face.setAttribute("role", "img")
+    face.setAttribute("aria-label", card["spoken"])
+    return face
+
+
+def card_text(card):
+    """A card written inline in its suit's colour (for tables): short glyph name, spoken label."""
+    span = make("span", "card-text", card["pretty"])
+    span.setAttribute("data-suit", card["suit"])
+    span.setAttribute("data-card", card["name"])
+    return span
+
+
+def elements(root, selector):
+    """The elements under ``root`` matching a CSS selector, as a Python list."""
+    found = root.querySelectorAll(selector)
+    return [found.item(i) for i in range(found.length)]
+
+
+def clear(node):
+    """Remove every child of an element."""
+    node.replaceChildren()
+
+
+def show(node, visible):
+    """Show or hide an element (the hidden attribute)."""
+    if visible:
+        node.removeAttribute("hidden")
+    else:
+        node.setAttribute("hidden", "")
+
+
+def capitalised(text):
+    """The text with its first letter in capitals (the engine's messages start in lower case)."""
+    text = str(text)
+    return text[:1].upper() + text[1:]
+
+
+class Picker:
+    """A 52-card grid feeding a row of slots; a used card is greyed out and cannot be picked again.
+
+    A pick fills the chosen slot, else the first empty one. Selecting a filled slot takes its
+    card back and makes that slot the next to fill.
+    """
+
+    def __init__(self, grid_id, slots_id, on_change, live_id=None):
+        self.grid = document.getElementById(grid_id)
+        self.slot_box = document.getElementById(slots_id)
+        self.on_change = on_change
+        self.live = document.getElementById(live_id) if live_id else None
+        self.buttons = elements(self.grid, "button[data-card]")
+        self.names = [button.getAttribute("data-card") for button in self.buttons]
+        self.index = {}
+        self.faces = {}
+        for i, button in enumerate(self.buttons):
+            name = self.names[i]
+            self.index[name] = i
+            self.faces[name] = {
+                "name": name,
+                "pretty": button.getAttribute("data-pretty"),
+                "spoken": button.getAttribute("data-spoken"),
+                "suit": button.getAttribute("data-suit"),
+            }
+        self.slots = elements(self.slot_box, "button.slot")
+        for i, slot in enumerate(self.slots):
+            slot.setAttribute("data-slot", str(i))
+        self.cards = [None] * len(self.slots)
+        self.target = None
+        self.focus_index = 0
+        bridge.on(self.grid, "click", self._grid_click)
+        bridge.on(self.grid, "keydown", self._grid_key)
+        bridge.on(self.slot_box, "click", self._slot_click)
+
+    # --- state ---------------------------------------------------------------------------
+
+    def is_complete(self):
+        """True when every slot holds a card."""
+        return None not in self.cards
+
+    def count(self):
+        """How many slots hold a card."""
+        return len([c for c in self.cards if c is not None])
+
+    def face(self, name):
+        """Display data for a card name (from the picker's own buttons)."""
+        return self.faces[name]
+
+    def set_cards(self, names, notify=True):
+        """Put these card names in the slots in order (fewer leaves the rest empty)."""
+        cards = [None] * len(self.slots)
+        for i, name in enumerate(names[:len(self.slots)]):
+            cards[i] = name if name in self.index else None
+        self.cards = cards
+        self.target = None
+        self.render()
+        if notify:
+            self.on_change(self)
+
+    def clear(self):
+        """Empty every slot."""
+        self.set_cards([])
+        self.say("All cards cleared.")
+
+    def pick(self, name):
+        """Put a card in the chosen slot or the first empty one; False if it cannot go anywhere."""
+        if name in self.cards:
+            return False
+        slot = self.target
+        if slot is None:
+            if None not in self.cards:
+                self.say("All the cards are picked. Select one of them to take it back first.")
+                return False
+            slot = self.cards.index(None)
+        self.cards[slot] = name
+        self.target = None
+        self.render()
+        left = len(self.slots) - self.count()
+        more = " " + str(left) + " more to pick." if left else ""
+        self.say(capitalised(self.face(name)["spoken"]) + ": " + self.slot_label(slot) + "." + more)
+        self.on_change(self)
+        return True
+
+    def take_back(self, slot):
+        """Empty a slot and make it the next one to fill."""
+        name = self.cards[slot]
+        self.cards[slot] = None
+        self.target = slot
+        self.render()
+        if name is not None:
+            self.say(capitalised(self.face(name)["spoken"]) + " taken back.")
+            self.on_change(self)
+
+    def slot_label(self, slot):
+        """The slot's name for screen readers and messages ("Hand card 1")."""
+        return self.slots[slot].getAttribute("data-label")
+
+    def say(self, text):
+        """Announce a short message through the tool's live region."""
+        if self.live is not None:
+            self.live.textContent = text
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def render(self):
+        """Grey out the used cards in the grid and draw the slots."""
+        used = set(c for c in self.cards if c is not None)
+        for i, button in enumerate(self.buttons):
+            is_used = self.names[i] in used
+            button.setAttribute("aria-disabled", "true" if is_used else "false")
+            button.classList.toggle("is-used", is_used)
+        for i, slot in enumerate(self.slots):
+            name = self.cards[i]
+            label = self.slot_label(i)
+            clear(slot)
+            if name is None:
+                slot.appendChild(make("span", "visually-hidden",
+                                      label + ": empty" + (", next to fill" if self.target == i else "")))
+                mark = make("span", "slot-empty", "?")
+                mark.setAttribute("aria-hidden", "true")
+                slot.appendChild(mark)
+            else:
+                slot.appendChild(make("span", "visually-hidden", label + ": "))
+                slot.appendChild(card_face(self.face(name)))
+                slot.appendChild(make("span", "visually-hidden", " (select to take it back)"))
+            slot.setAttribute("data-card", name or "")
+            slot.classList.toggle("is-filled", name is not None)
+            slot.classList.toggle("is-target", self.target == i)
+
+    def relabel(self, labels):
+        """Rename the slots (e.g. "Crib card 1" for "Hand card 1") and redraw them."""
+        for slot, label in zip(self.slots, labels):
+            slot.setAttribute("data-label", label)
+        self.render()
+
+    # --- events --------------------------------------------------------------------------
+
+    def _grid_click(self, event):
+        button = event.target.closest("button[data-card]")
+        if button is None:
+            return
+        self._move_focus(self.index[button.getAttribute("data-card")], focus=False)
+        if button.getAttribute("aria-disabled") == "true":
+            self.say(capitalised(button.getAttribute("data-spoken")) + " is already picked.")
+            return
+        self.pick(button.getAttribute("data-card"))
+
+    def _grid_key(self, event):
+        key = event.key
+        i = self.focus_index
+        if key in MOVES:
+            step = MOVES[key]
+            target = i + step
+            if target < 0 or target >= len(self.buttons):
+                target = i
+        elif key == "Home":
+            target = i - i % 13
+        elif key == "End":
+            target = i - i % 13 + 12
+        else:
+            return
+        event.preventDefault()
+        self._move_focus(target)
+
+    def _move_focus(self, target, focus=True):
+        """Roving tab stop: only one card of the grid is in the tab order."""
+        if target != self.focus_index:
+            self.buttons[self.focus_index].setAttribute("tabindex", "-1")
+            self.buttons[target].setAttribute("tabindex", "0")
+            self.focus_index = target
+        if focus:
+            self.buttons[target].focus()
+
+    def _slot_click(self, event):
+        slot = event.target.closest("button.slot")
+        if slot is None:
+            return
+        i = int(slot.getAttribute("data-slot"))
+        if self.cards[i] is not None:
+            self.take_back(i)
+        else:
+            self.target = None if self.target == i else i
+            self.render()
+            if self.target == i:
+                self.say(self.slot_label(i) + " is next to fill.")
+
+
+def js_has(name):
+    """True if the browser has a global of this name (speechSynthesis, ...)."""
+    return bool(js.Reflect.has(js.window, name))

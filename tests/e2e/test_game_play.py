@@ -1,0 +1,414 @@
+"""The game in the browser: whole games played through the page as a person plays them.
+
+Practice games from a fixed seed (``/?seed=...``) deal the same cards every time, so the engine
+in CPython can replay the very game the page shows, with the same simple policy the tests click:
+throw the first two cards shown, lay the first card that may be laid, count correctly. The page
+marks the decision it waits for in #game[data-await] (discard, play, go, count, next, over) and
+counts the decisions offered in #game[data-turn].
+
+One browser page serves the whole module; each test opens its own practice game. Screenshots of
+the discard, a go, the show and a finished game, at phone and desktop widths, go to
+screenshots/ (not committed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from engine import table
+from engine.scoring import score_show
+from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "screenshots"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 780}
+SETTINGS = {"v": 1, "difficulty": "easy", "target": 61, "muggins": False, "speed": "fast"}
+DECISION_TIMEOUT_MS = 60_000
+GAME_TIMEOUT_S = 240
+
+
+# --- the same game in CPython ----------------------------------------------------------------
+
+
+def person_move(reply: dict, claim=None) -> dict:
+    """The tests' policy: first two cards shown, first card that may be laid, the true count."""
+    view = reply["view"]
+    if reply["awaiting"] == "discard":
+        return {"type": "discard", "cards": view["hand"][:2]}
+    if reply["awaiting"] == "play":
+        legal = {a["card"] for a in view["legal_actions"]}
+        return {"type": "play", "card": next(c for c in view["hand"] if c in legal)}
+    counting = view["counting"]
+    return {"type": "count", "points": score_show(counting["cards"], counting["starter"],
+                                                  crib=counting["show"] == "crib").total}
+
+
+def replay(seed: str, target: int = 61, muggins: bool = False, hands: int | None = None):
+    """Play the practice game in CPython with the tests' policy; returns (last reply, events)."""
+    reply = table.start({"difficulty": "easy", "target": target, "muggins": muggins, "seed": seed})
+    events = list(reply["events"])
+    while reply["awaiting"] != "over":
+        if hands is not None and reply["view"]["hand_number"] > hands:
+            break
+        if reply["awaiting"] == "computer":
+            reply = table.computer_move({"game": reply["game"], "difficulty": "easy"})
+        else:
+            reply = table.act({"game": reply["game"], "action": person_move(reply)})
+        events += reply["events"]
+    return reply, events
+
+
+def first_hand(events: list[dict]) -> list[dict]:
+    end = next(i for i, e in enumerate(events) if e["type"] in ("hand_end", "game_over"))
+    return events[:end + 1]
+
+
+def find_seed(prefix: str, wanted, **options) -> str:
+    """The first practice seed ``prefix-N`` whose game (by the tests' policy) satisfies wanted."""
+    for n in range(400):
+        seed = f"{prefix}-{n}"
+        if wanted(seed, **options):
+            return seed
+    raise AssertionError(f"no {prefix} seed found")
+
+
+def has_go_and_31(seed: str) -> bool:
+    """Hand 1: the person must say go while holding cards, and someone makes 31."""
+    _, events = replay(seed, hands=1)
+    held, go, thirty_one = 0, False, False
+    for e in first_hand(events):
+        if e["type"] == "hand":
+            held = len(e["cards"]) - 2
+        elif e["type"] == "play" and e["seat"] == 0:
+            held -= 1
+        elif e["type"] == "go" and e["seat"] == 0 and held > 0:
+            go = True
+        elif e["type"] == "score" and e["reason"] == "thirty_one":
+            thirty_one = True
+    return go and thirty_one
+
+
+def person_counts_first(seed: str) -> bool:
+    """Muggins, hand 1: the person is pone (counts first) and the hand is worth 3 or more."""
+    _, events = replay(seed, target=121, muggins=True, hands=1)
+    shows = [e for e in first_hand(events) if e["type"] == "show"]
+    return bool(shows) and shows[0]["seat"] == 0 and shows[0]["total"] >= 3
+
+
+# --- the page -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def game(browser, base_url):
+    """One page for the module, with quick settings stored: the fast computer, easy, 61 points."""
+    context = browser.new_context(base_url=base_url, viewport=DESKTOP)
+    context.add_init_script(
+        f"localStorage.setItem('cribbage.settings.v1', {json.dumps(json.dumps(SETTINGS))});")
+    page = context.new_page()
+    watch = PageProblems(page)
+    yield page, watch
+    context.close()
+
+
+@pytest.fixture
+def page_and_problems(game):
+    page, watch = game
+    before = len(watch.found)
+    yield page, watch
+    new = [p for p in watch.problems[before:]] if len(watch.problems) >= before else watch.problems
+    assert not new, "the page reported problems:\n" + "\n".join(new)
+
+
+def open_practice(page, seed: str, **params) -> None:
+    query = "&".join([f"seed={seed}"] + [f"{k}={v}" for k, v in params.items()])
+    page.goto(f"/?{query}")
+    ui_ready(page)
+    engine_ready(page)
+
+
+def awaiting(page) -> str:
+    return page.get_attribute("#game", "data-await") or ""
+
+
+def turn(page) -> int:
+    return int(page.get_attribute("#game", "data-turn") or 0)
+
+
+def wait_decision(page, after: int = -1, timeout: int = DECISION_TIMEOUT_MS) -> str:
+    """Wait for the next decision offered after turn ``after``; returns its kind."""
+    page.wait_for_function(
+        """(after) => {
+            const game = document.getElementById('game');
+            const kind = game.getAttribute('data-await') || '';
+            const turn = parseInt(game.getAttribute('data-turn') || '0', 10);
+            return kind !== '' && turn > after;
+        }""", arg=after, timeout=timeout, polling=50)
+    kind = awaiting(page)
+    if kind == "retry":
+        raise AssertionError("the engine failed: " + page.inner_text("#app-error"))
+    return kind
+
+
+def hand_buttons(page):
+    return page.locator("#my-hand button[data-card]")
+
+
+def playable(page):
+    return page.locator("#my-hand button[data-card]:not([aria-disabled='true'])")
+
+
+def discard_first_two(page) -> int:
+    cards = hand_buttons(page)
+    cards.nth(0).click()
+    cards.nth(1).click()
+    assert page.get_attribute("#my-hand button[data-card] >> nth=0", "aria-pressed") == "true"
+    before = turn(page)
+    page.click("#throw-button")
+    return before
+
+
+def move(page, kind: str) -> int:
+    """Make the tests' policy move for decision ``kind``; returns the turn before it."""
+    if kind == "discard":
+        return discard_first_two(page)
+    before = turn(page)
+    if kind == "play":
+        playable(page).first.click()
+    elif kind == "go":
+        page.click("#go-button")
+    elif kind == "next":
+        page.click("#next-button")
+    else:
+        raise AssertionError(f"no policy move for {kind!r}")
+    return before
+
+
+def log_lines(page) -> list[str]:
+    return page.eval_on_selector_all("#log li", "items => items.map(i => i.textContent)")[::-1]
+
+
+def shoot(page, name: str) -> None:
+    """Screenshots at desktop width (the top of the page) and phone width (the table in view)."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        if label == "desktop":
+            page.evaluate("window.scrollTo(0, 0)")
+        else:
+            page.evaluate("document.getElementById('game').scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(SCREENSHOTS / f"game-{name}-{label}.png"))
+    page.set_viewport_size(DESKTOP)
+
+
+def axe_violations(page) -> list[str]:
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))  # the page's CSP blocks an inline script tag
+    result = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in result if v["impact"] in ("serious", "critical")]
+
+
+def score(page, seat: int) -> int:
+    return int(page.inner_text(f"#score-{seat}"))
+
+
+# --- tests ----------------------------------------------------------------------------------
+
+
+def test_a_whole_game_against_the_easy_computer_to_its_end(page_and_problems):
+    page, _ = page_and_problems
+    seed = "game-117"
+    final, events = replay(seed)
+    expected_hands = final["view"]["hand_number"]
+    started = time.monotonic()
+    open_practice(page, seed, target=61)
+    kind = wait_decision(page)
+    assert kind == "discard"
+    assert page.is_visible("#practice-badge")
+    # The first hand's fingerprint is on the table with the cards; the seed comes after the hand.
+    commitment = page.inner_text("#commitment").strip()
+    assert re.fullmatch(r"[0-9a-f]{64}", commitment)
+    assert not page.is_visible("#fair-last")
+    assert len(log_lines(page)) >= 3 and "cut" in log_lines(page)[0]
+    shoot(page, "discard")
+
+    revealed = None
+    shots = {"show"}
+    while kind != "over":
+        assert time.monotonic() - started < GAME_TIMEOUT_S, "the game took too long"
+        if kind == "next":
+            if revealed is None:
+                revealed = page.inner_text("#last-seed").strip()
+                href = page.get_attribute("#verify-link", "href")
+            if "show" in shots:
+                shots.discard("show")
+                shoot(page, "show")
+        before = move(page, kind)
+        kind = wait_decision(page, before)
+
+    # The commitment shown before hand 1 was SHA-256 of the seed revealed after it.
+    assert revealed and hashlib.sha256(revealed.encode("ascii")).hexdigest() == commitment
+    query = parse_qs(urlsplit(href).query)
+    assert query == {"seed": [revealed], "commitment": [commitment]} and href.endswith("#check")
+    assert "fair-deals/" in href
+
+    # The page played exactly the game the engine plays in CPython, and ended it at once.
+    assert page.is_visible("#game-over")
+    result = final["result"]
+    assert page.inner_text("#game-over-title") == result["title"]
+    assert page.inner_text("#game-over-detail") == result["score"]
+    assert "Practice games are not counted" in page.inner_text("#game-over-note")
+    assert "\n".join(log_lines(page)).endswith(final["outcome"])
+    over = events[-1]
+    assert over["type"] == "game_over"
+    assert [score(page, 0), score(page, 1)] == over["scores"]
+    assert max(over["scores"]) >= 61
+    assert page.get_attribute("#game", "data-phase") == "over"
+    assert page.is_visible("#game-over-title")
+    assert result["title"] == ("You win!" if over["winner"] == 0 else "The computer wins")
+    if over["skunks"][1 - over["winner"]] != "none":
+        assert page.is_visible("#game-over-skunk")
+        assert page.inner_text("#game-over-skunk") == result["skunk"] and "skunk" in result["skunk"].lower()
+    else:
+        assert not page.is_visible("#game-over-skunk")
+    board_label = page.get_attribute("#board svg", "aria-label")
+    assert str(over["scores"][0]) in board_label and str(over["scores"][1]) in board_label
+    assert page.inner_text("#status-hand").startswith(f"Hand {expected_hands}")
+    # A practice game never reaches the statistics.
+    stats = page.evaluate("localStorage.getItem('cribbage.stats.v1')")
+    assert stats is None or json.loads(stats)["games"] == 0
+    shoot(page, "over")
+
+
+def test_go_button_and_thirty_one_in_the_first_hand(page_and_problems):
+    page, _ = page_and_problems
+    seed = find_seed("go", has_go_and_31)
+    open_practice(page, seed, target=61)
+    kind = wait_decision(page)
+    assert kind == "discard"
+    assert not page.is_visible("#go-button")
+
+    # The discard with the keyboard alone: focus a card, Space picks it, Tab, Space, then Enter.
+    hand_buttons(page).nth(0).focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    assert page.locator("#my-hand [aria-pressed='true']").count() == 2
+    assert page.is_enabled("#throw-button")
+    before = turn(page)
+    page.focus("#throw-button")
+    page.keyboard.press("Enter")
+    kind = wait_decision(page, before)
+
+    saw_go = False
+    while kind not in ("next", "over"):
+        if kind == "go":
+            saw_go = True
+            # Go appears only when no card may be laid, and there are cards left to lay.
+            assert page.is_visible("#go-button")
+            assert hand_buttons(page).count() > 0 and playable(page).count() == 0
+            count = int(page.inner_text("#count"))
+            names = page.eval_on_selector_all("#my-hand .pc-name", "names => names.map(n => n.textContent)")
+            for label in names:
+                assert "past 31" in label
+            assert count > 21
+            shoot(page, "go")
+        else:
+            assert not page.is_visible("#go-button")
+        before = move(page, kind)
+        kind = wait_decision(page, before)
+    assert saw_go
+    lines = log_lines(page)
+    said = "\n".join(lines)
+    assert "thirty-one for two" in said
+    assert "You cannot lay a card without passing 31: go." in said
+    assert "The count starts again from zero" in said
+    assert re.search(r"(You|The computer): one for (last|the go)\.", said)
+
+
+def test_muggins_undercount_is_claimed_and_an_overcount_refused(page_and_problems):
+    page, _ = page_and_problems
+    seed = find_seed("mug", person_counts_first)
+    final, events = replay(seed, target=121, muggins=True, hands=1)
+    mine = next(e for e in events if e["type"] == "show" and e["seat"] == 0)
+    total = mine["total"]
+    open_practice(page, seed, target=121, muggins=1)
+
+    kind = wait_decision(page)
+    while kind != "count":
+        assert kind in ("discard", "play", "go"), kind
+        before = move(page, kind)
+        kind = wait_decision(page, before)
+    # The count is due: the cards are shown, the true count is not.
+    block = page.locator("#show-area .is-counting")
+    assert block.is_visible() and block.locator(".show-total").count() == 0
+    assert page.locator("#show-area .show-block:not(.is-counting)").count() == 0
+    scores = [score(page, 0), score(page, 1)]
+
+    # More than the cards are worth: refused with the engine's message, nothing changes.
+    page.fill("#count-input", str(total + 1))
+    before = turn(page)
+    page.click("#count-button")
+    kind = wait_decision(page, before)
+    assert kind == "count"
+    message = page.inner_text("#count-message")
+    assert "count again" in message and "refused" in message
+    assert "Traceback" not in message and not page.is_visible("#app-error")
+    assert [score(page, 0), score(page, 1)] == scores
+
+    # Less than it is worth: the computer calls muggins and takes the difference.
+    page.fill("#count-input", str(total - 2))
+    before = turn(page)
+    page.click("#count-button")
+    kind = wait_decision(page, before)
+    said = "\n".join(log_lines(page))
+    assert "Muggins! The computer takes the two points you missed." in said
+    assert f"you claimed {table.number_name(total - 2)}, but it holds {table.number_name(total)}" in said
+    assert page.inner_text("#count-message") == ""
+    claim = page.locator("#show-area .show-claim").first
+    assert claim.inner_text().startswith(f"You claimed {total - 2}")
+    assert score(page, 0) == scores[0] + total - 2
+    assert score(page, 1) >= scores[1] + 2
+
+
+def test_no_serious_accessibility_problems_in_the_discard_and_the_show(page_and_problems):
+    page, _ = page_and_problems
+    open_practice(page, "axe-1", target=61)
+    kind = wait_decision(page)
+    assert kind == "discard"
+    problems = axe_violations(page)
+    assert not problems, "\n".join(problems)
+    # Cards are named for screen readers and big enough to touch.
+    for button in hand_buttons(page).all():
+        label = button.locator(".pc-name").text_content()
+        assert re.fullmatch(r"(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
+                            r"(clubs|diamonds|hearts|spades)", label), label
+        box = button.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+    while kind != "next":
+        before = move(page, kind)
+        kind = wait_decision(page, before)
+    assert page.locator("#show-area .show-block").count() == 3
+    problems = axe_violations(page)
+    assert not problems, "\n".join(problems)
+    # Hovering or focusing a scoring item lights up its cards.
+    item = page.locator("#show-area .show-item").first
+    if item.count():
+        item.focus()
+        assert page.locator("#show-area .is-highlighted").count() >= 2
+    page.set_viewport_size(PHONE)
+    for button in page.locator("#show-area button, #next-button").all():
+        box = button.bounding_box()
+        assert box and box["height"] >= 44, button.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.set_viewport_size(DESKTOP)

@@ -1,0 +1,341 @@
+"""The game page's endpoints (engine/api.py over engine/table.py), called as the worker calls them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+import pytest
+
+from engine import api, fairdeal, table
+from engine.cards import CARD_NAMES, CARD_SPOKEN
+from engine.game import from_json
+from engine.players import get_player
+from engine.scoring import score_show
+
+
+def call(name: str, request: dict) -> dict:
+    """Call an endpoint through ``api.call`` with JSON text, as the page does."""
+    reply = json.loads(api.call(name, json.dumps(request)))
+    return reply
+
+
+def ok(name: str, request: dict) -> dict:
+    reply = call(name, request)
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def refused(name: str, request: dict) -> str:
+    reply = call(name, request)
+    assert not reply["ok"], reply
+    assert reply["error"]["kind"] == "bad_input", reply
+    assert "Traceback" not in reply["error"]["message"]
+    return reply["error"]["message"]
+
+
+def true_count(view: dict) -> int:
+    counting = view["counting"]
+    return score_show(counting["cards"], counting["starter"], crib=counting["show"] == "crib").total
+
+
+def person_action(result: dict, player) -> dict:
+    """The person's move, chosen by a computer player from the page's view of seat 0."""
+    view = result["view"]
+    if result["awaiting"] == "count":
+        return {"type": "count", "points": true_count(view)}
+    return player.choose(view, view["legal_actions"])
+
+
+def hidden_cards(result: dict) -> set[int]:
+    """The cards seat 0 must not see now: the computer's hand, its discards until the crib is
+    shown, and the starter until it is turned."""
+    data = json.loads(result["game"])
+    hand = data["hand"]
+    hidden = set(hand["held"][1])
+    if result["view"]["crib"] is None and hand["discards"][1]:
+        hidden.update(hand["discards"][1])
+    if hand["starter"] is None:
+        hidden.add(fairdeal.deal(hand["seed"], 2, hand["dealer"]).starter)
+    return hidden
+
+
+def assert_nothing_hidden(result: dict) -> None:
+    """The reply without the game's JSON never names a card seat 0 cannot see."""
+    if result["view"]["is_over"]:
+        return  # the deal is revealed when the game ends
+    # Events before this hand's deal show the last hand's cards, which were all shown by then;
+    # the cut for first deal comes from a deck of its own.
+    events = result["events"]
+    deals = [i for i, e in enumerate(events) if e["type"] == "deal"]
+    earlier = table.event_cards(events[:deals[-1]]) if deals else set()
+    hidden = hidden_cards(result)
+    mentioned = table.view_cards(result["view"]) | table.event_cards(events[deals[-1]:] if deals else events)
+    assert not hidden & mentioned
+    hidden -= earlier
+    page = {key: value for key, value in result.items() if key != "game"}
+    assert not hidden & {int(c) for c in result["cards"]}
+    text = json.dumps(page, ensure_ascii=False)
+    for card in hidden:
+        assert CARD_SPOKEN[card] not in text
+        assert not re.search(rf"(?<![0-9A-Z]){CARD_NAMES[card]}(?![0-9A-Z])", text), CARD_NAMES[card]
+    # The person's own cards are exactly seat 0's hand.
+    assert set(result["view"]["hand"]) == set(json.loads(result["game"])["hand"]["held"][0])
+
+
+def play_out(result: dict, difficulty: str = "easy", check=None,
+             limit: int = 3000) -> tuple[dict, list[dict]]:
+    """Play a game to its end through the endpoints; the person is an easy computer player."""
+    person = get_player("easy", seed="person")
+    events = list(result["events"])
+    for _ in range(limit):
+        if check is not None:
+            check(result)
+        if result["awaiting"] == "over":
+            return result, events
+        if result["awaiting"] == "computer":
+            result = ok("computer_move", {"game": result["game"], "difficulty": difficulty})
+        else:
+            result = ok("act", {"game": result["game"], "action": person_action(result, person)})
+        events += result["events"]
+    raise AssertionError("the game did not end")
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def test_a_whole_game_through_the_endpoints_easy_against_easy():
+    result = ok("new_game", {"difficulty": "easy", "target": 121, "muggins": False, "seed": "api-1"})
+    assert result["practice"] is True and result["practice_seed"] == "api-1"
+    assert [e["type"] for e in result["events"]][:3] == ["cut", "deal", "hand"]
+    assert result["awaiting"] == "discard" and result["to_act"] == 0
+    final, events = play_out(result, check=assert_nothing_hidden)
+    view = final["view"]
+    assert view["is_over"] and final["to_act"] is None and final["awaiting"] == "over"
+    assert max(view["scores"]) >= 121
+    over = [e for e in events if e["type"] == "game_over"]
+    assert len(over) == 1 and over[0]["scores"] == view["scores"]
+    assert over[0]["say"].startswith(("You win", "The computer wins")) and over[0]["say"] == final["outcome"]
+    result = final["result"]
+    winner, loser = over[0]["winner"], 1 - over[0]["winner"]
+    assert result["winner"] == winner
+    assert result["score"] == f"{view['scores'][winner]} to {view['scores'][loser]}"
+    assert result["skunk_kind"] == over[0]["skunks"][loser]
+    assert bool(result["skunk"]) == (result["skunk_kind"] != "none")
+    # Every score event adds up to the final scores, and every announcement is plain text.
+    totals = [0, 0]
+    for e in events:
+        assert isinstance(e["say"], str)
+        if e["type"] == "score":
+            totals[e["seat"]] += e["points"]
+            assert e["total"] == totals[e["seat"]]
+    assert totals == view["scores"]
+    # The game JSON sent to the page is a valid saved game that resumes to the same view.
+    resumed = ok("resume_game", {"game": final["game"]})
+    assert resumed["view"] == view and resumed["events"] == []
+    # The hand seeds revealed match the commitments shown at each deal.
+    commitments = [e["commitment"] for e in events if e["type"] == "deal"]
+    seeds = [e["seed"] for e in events if e["type"] == "hand_end"]
+    assert len(seeds) == len(commitments)
+    assert all(hashlib.sha256(s.encode()).hexdigest() == c for s, c in zip(seeds, commitments))
+
+
+def test_a_real_game_is_not_practice_and_the_hard_computer_moves():
+    result = ok("new_game", {"difficulty": "hard", "target": 61, "muggins": False})
+    assert result["practice"] is False and result["practice_seed"] is None
+    assert json.loads(result["game"])["seed"] is None
+    hand = result["view"]["hand"]
+    result = ok("act", {"game": result["game"], "action": {"type": "discard", "cards": hand[:2]}})
+    assert result["view"]["discarded"][0]
+    while result["awaiting"] == "computer":
+        result = ok("computer_move", {"game": result["game"], "difficulty": "hard"})
+        assert_nothing_hidden(result)
+    assert result["view"]["discarded"] == [True, True]
+
+
+def test_hand_is_shown_in_rank_order_with_card_display_data():
+    result = ok("new_game", {"difficulty": "easy", "target": 121, "muggins": False, "seed": "order"})
+    hand = result["view"]["hand"]
+    assert hand == sorted(hand, key=lambda c: (c % 13, c // 13))
+    for c in hand:
+        info = result["cards"][str(c)]
+        assert info["name"] == CARD_NAMES[c] and info["spoken"] == CARD_SPOKEN[c]
+        assert info["suit"] in "CDHS" and info["pretty"].startswith(info["rank"])
+
+
+@pytest.mark.parametrize("action, words", [
+    ({"type": "play", "card": 0}, "play action is not allowed"),
+    ({"type": "discard", "cards": [0]}, None),
+    ({"type": "discard", "cards": "5H 5S"}, "must be a list"),
+    ({"type": "dance"}, "unknown action type"),
+])
+def test_illegal_actions_are_refused_with_the_engines_reason_and_change_nothing(action, words):
+    result = ok("new_game", {"difficulty": "easy", "target": 121, "muggins": False, "seed": "illegal"})
+    message = refused("act", {"game": result["game"], "action": action})
+    if words:
+        assert words in message
+    again = ok("resume_game", {"game": result["game"]})
+    assert again["view"] == result["view"]
+
+
+def test_a_card_not_held_and_out_of_turn_moves_are_refused():
+    result = ok("new_game", {"difficulty": "easy", "target": 121, "muggins": False, "seed": "illegal-2"})
+    not_mine = next(c for c in range(52) if c not in result["view"]["hand"])
+    mixed = {"type": "discard", "cards": [result["view"]["hand"][0], not_mine]}
+    message = refused("act", {"game": result["game"], "action": mixed})
+    assert "does not hold" in message
+    assert "not the computer's" in refused("computer_move", {"game": result["game"], "difficulty": "easy"})
+    throw = {"type": "discard", "cards": result["view"]["hand"][:2]}
+    result = ok("act", {"game": result["game"], "action": throw})
+    assert result["awaiting"] == "computer"
+    play = {"type": "play", "card": 0}
+    assert "computer's turn" in refused("act", {"game": result["game"], "action": play})
+    assert "easy or hard" in refused("computer_move", {"game": result["game"], "difficulty": "cheating"})
+
+
+def test_playing_past_31_is_refused():
+    result = ok("new_game", {"difficulty": "easy", "target": 121, "muggins": False, "seed": "past-31"})
+    person = get_player("easy", seed="p")
+    for _ in range(200):
+        view = result["view"]
+        if result["awaiting"] == "play":
+            legal = {a["card"] for a in view["legal_actions"]}
+            bad = [c for c in view["hand"] if c not in legal]
+            if bad:
+                message = refused("act", {"game": result["game"], "action": {"type": "play", "card": bad[0]}})
+                assert "past 31" in message
+                return
+        if result["awaiting"] == "computer":
+            result = ok("computer_move", {"game": result["game"], "difficulty": "easy"})
+        else:
+            result = ok("act", {"game": result["game"], "action": person_action(result, person)})
+    pytest.skip("no card that would pass 31 came up")
+
+
+def test_new_game_options_are_checked():
+    assert "121 or to 61" in refused("new_game", {"target": 100})
+    assert "easy or hard" in refused("new_game", {"difficulty": "expert"})
+    assert "on or off" in refused("new_game", {"muggins": "yes"})
+    assert "practice seed" in refused("new_game", {"seed": ""})
+    assert "practice seed" in refused("new_game", {"seed": "x" * 500})
+    defaults = ok("new_game", {})
+    assert defaults["view"]["target"] == 121 and defaults["view"]["muggins"] is False
+
+
+def test_resume_refuses_a_damaged_game_with_the_notice():
+    result = ok("new_game", {"difficulty": "easy", "target": 121, "muggins": False, "seed": "resume"})
+    assert ok("resume_game", {"game": result["game"]})["view"] == result["view"]
+    data = json.loads(result["game"])
+    data["hand"]["held"][0], data["hand"]["held"][1] = data["hand"]["held"][1], data["hand"]["held"][0]
+    future = json.dumps({"format": "cribbage-game", "version": 99})
+    for broken in ("not json", json.dumps(data), "{}", future):
+        message = refused("resume_game", {"game": broken})
+        assert message.startswith(table.SAVED_GAME_UNREADABLE)
+    assert refused("resume_game", {})
+
+
+def _to_count_phase(seed: str) -> dict:
+    result = ok("new_game", {"difficulty": "easy", "target": 121, "muggins": True, "seed": seed})
+    person = get_player("easy", seed="p")
+    for _ in range(100):
+        if result["awaiting"] == "count":
+            return result
+        if result["awaiting"] == "computer":
+            result = ok("computer_move", {"game": result["game"], "difficulty": "easy"})
+        else:
+            result = ok("act", {"game": result["game"], "action": person_action(result, person)})
+    raise AssertionError("no count for the person came up")
+
+
+def _muggins_seed() -> tuple[str, dict]:
+    for i in range(200):
+        result = _to_count_phase(f"muggins-{i}")
+        if true_count(result["view"]) >= 2:
+            return f"muggins-{i}", result
+    raise AssertionError("no hand worth two or more")
+
+
+def test_muggins_overcount_refused_undercount_claimed_and_no_hint_before_the_claim():
+    seed, result = _muggins_seed()
+    view = result["view"]
+    total = true_count(view)
+    # Nothing in the reply gives the count away before the claim.
+    assert view["legal_actions"] == [] and view["counting"]["seat"] == 0
+    assert "total" not in view["counting"] and "spoken" not in view["counting"]
+    for e in result["events"]:
+        assert e["type"] != "show" or e["seat"] != 0 or e["show"] != view["counting"]["show"]
+    # A claim above the true count is refused, and nothing changes.
+    message = refused("act", {"game": result["game"], "action": {"type": "count", "points": total + 1}})
+    assert "count again" in message
+    assert ok("resume_game", {"game": result["game"]})["view"] == view
+    # An undercount: the computer takes what was missed, as muggins.
+    before = view["scores"]
+    after = ok("act", {"game": result["game"], "action": {"type": "count", "points": total - 2}})
+    scores = [e for e in after["events"] if e["type"] == "score"]
+    mine = [e for e in scores if e["seat"] == 0]
+    muggins = [e for e in scores if e["reason"] == "muggins"]
+    assert sum(e["points"] for e in mine if e.get("show")) == total - 2
+    assert len(muggins) == 1 and muggins[0]["seat"] == 1 and muggins[0]["points"] == 2
+    assert muggins[0]["say"].startswith("Muggins!")
+    show = next(e for e in after["events"] if e["type"] == "show" and e["seat"] == 0)
+    assert show["claimed"] == total - 2 and show["total"] == total
+    assert after["view"]["scores"][1] >= before[1] + 2
+
+
+def score(seat: int, points: int, reason: str, source: str, total: int) -> dict:
+    return {"type": "score", "seat": seat, "points": points, "reason": reason, "source": source,
+            "cards": [4], "total": total}
+
+
+def test_narration_says_the_points_as_players_do():
+    assert table.play_words([{"reason": "thirty_one", "points": 2, "cards": [1]}]) == "thirty-one for two"
+    royal = [{"reason": "pair_royal", "points": 6, "cards": [1, 2, 3]}]
+    assert table.play_words(royal) == "a pair royal for six"
+    events = table.narrate([
+        {"type": "play", "seat": 1, "card": 4, "count": 15},
+        score(1, 2, "fifteen", "pegging", 2),
+        score(0, 1, "go", "pegging", 1),
+        score(1, 1, "last_card", "pegging", 3),
+        score(1, 2, "his_heels", "heels", 5),
+    ])
+    assert events[0]["say"] == "The computer lays the five of clubs: fifteen for two."
+    assert events[1]["say"] == "" and events[1]["said"] is True
+    assert events[2]["say"] == "You: one for the go."
+    assert events[3]["say"] == "The computer: one for last."
+    assert events[4]["say"] == "His heels: two for the computer."
+
+
+def test_show_records_carry_labels_and_phrase_groups():
+    result = ok("new_game", {"difficulty": "easy", "target": 121, "muggins": False, "seed": "show"})
+    final, events = play_out(result)
+    shows = [e for e in events if e["type"] == "show"]
+    assert shows
+    for show in shows:
+        covered = sorted(i for phrase in show["phrases"] for i in phrase["items"])
+        assert covered == list(range(len(show["items"])))
+        assert all(item["label"] for item in show["items"])
+        if show["items"]:
+            assert ", ".join(p["text"] for p in show["phrases"]) == show["spoken"]
+
+
+def test_skunks_are_called_out():
+    from engine.game import new_game
+
+    state = new_game(seed="skunk", target=61)
+    state.winner, state.phase, state.to_act = 1, "over", None
+    state.tally = [[20, 0, 0, 0, 0], [61, 0, 0, 0, 0]]
+    assert table.result(state)["skunk"] == "Skunk: you finished below 31."
+    state.target = 121
+    state.tally = [[55, 0, 0, 0, 0], [121, 0, 0, 0, 0]]
+    assert table.result(state)["skunk"] == "Double skunk: you finished below 61."
+    state.tally = [[100, 0, 0, 0, 0], [121, 0, 0, 0, 0]]
+    assert table.result(state) == {"winner": 1, "title": "The computer wins", "score": "121 to 100",
+                                   "skunk": "", "skunk_kind": "none"}
+
+
+def test_table_doctests():
+    import doctest
+
+    outcome = doctest.testmod(table)
+    assert outcome.failed == 0 and outcome.attempted > 0
