@@ -25,7 +25,8 @@ away; ``awaiting`` says a count is due. Narration follows how players speak at t
 from __future__ import annotations
 
 from engine.cards import CARD_NAMES, CARD_PRETTY, CARD_SPOKEN, RANK_OF, RANKS, SUIT_GLYPHS, SUITS, VALUE_OF
-from engine.game import MAX_SEED_TEXT, SKUNK_LINES, TARGETS, GameState, events_for, from_json, new_game
+from engine.game import (MAX_SEED_TEXT, PLAYER_COUNTS, SKUNK_LINES, TARGETS, GameState, events_for,
+                         from_json, new_game)
 from engine.players import PLAYER_NAMES, get_player
 from engine.scoring import number_name
 
@@ -36,11 +37,85 @@ COMPUTER_SEED = "table"  # the computer's decisions depend only on this, the dea
 SUBJECT = ("you", "the computer")
 POSSESSIVE = ("your", "the computer's")
 OWNER = ("yours", "the computer's")
+MAX_NAME = 20  # characters in a pass-and-play player's name
+# How the computers are called: (subject in a sentence, short name on the table) by seat.
+# Seats go clockwise, so the seat after the person's sits on the person's left.
+COMPUTER_WORDS = {
+    2: (("you", "You"), ("the computer", "Computer")),
+    3: (("you", "You"), ("the left computer", "Left"), ("the right computer", "Right")),
+    4: (("you", "You"), ("the left opponent", "Left"), ("your partner", "Partner"),
+        ("the right opponent", "Right")),
+}
 PLAY_ITEM_WORDS = {"fifteen": "fifteen", "thirty_one": "thirty-one", "pair": "a pair",
                    "pair_royal": "a pair royal", "double_pair_royal": "a double pair royal"}
 SHOW_ITEM_WORDS = {"fifteen": "Fifteen", "pair": "Pair", "flush": "Flush", "nobs": "His nobs"}
 SKUNK_WORDS = {"skunk": "skunked", "double_skunk": "double skunked"}
 SAVED_GAME_UNREADABLE = "Your saved game could not be read; a new game was started."
+
+
+# --------------------------------------------------------------------------------------------
+# Who sits where
+
+
+class Seating:
+    """The people and computers at the table, and how the commentary names them.
+
+    One person (seat 0) against computers, or two people sharing one device (pass and play,
+    two players, both seats human, called by the names they gave).
+
+    >>> Seating(3).subject(2), Seating(3).names
+    ('the right computer', ['You', 'Left', 'Right'])
+    >>> Seating(2, ["Ann", "Bob"]).subject(1), Seating(2, ["Ann", "Bob"]).humans
+    ('Bob', [0, 1])
+    """
+
+    def __init__(self, players: int = 2, pass_names: list[str] | None = None) -> None:
+        self.players = players
+        self.passing = pass_names is not None
+        if self.passing:
+            self.humans = list(range(players))
+            self.subjects = list(pass_names)
+            self.names = list(pass_names)
+        else:
+            self.humans = [HUMAN]
+            words = COMPUTER_WORDS[players]
+            self.subjects = [w[0] for w in words]
+            self.names = [w[1] for w in words]
+
+    def is_you(self, seat: int) -> bool:
+        """True if the commentary speaks to this seat as "you"."""
+        return not self.passing and seat == HUMAN
+
+    def subject(self, seat: int) -> str:
+        """The seat as the subject of a sentence: "you", "the computer", "Ann"."""
+        return self.subjects[seat]
+
+    def possessive(self, seat: int) -> str:
+        """"your", "the computer's", "Ann's"."""
+        return "your" if self.is_you(seat) else self.subjects[seat] + "'s"
+
+    def owner(self, seat: int) -> str:
+        """"yours", "the computer's", "Ann's"."""
+        return "yours" if self.is_you(seat) else self.subjects[seat] + "'s"
+
+    def clause(self, seat: int, verb: str) -> str:
+        """Subject and verb agreeing: "you lay", "the computer lays", "Ann lays"."""
+        if not self.is_you(seat):
+            verb = verb + ("es" if verb.endswith(("s", "sh", "ch")) else "s")
+        return self.subject(seat) + " " + verb
+
+    def says(self, seat: int, verb: str) -> str:
+        """The clause with a capital: "You lay", "The computer lays"."""
+        return _cap(self.clause(seat, verb))
+
+    def side_words(self, seat: int) -> str:
+        """Who wins with this seat: "you and your partner", "your opponents", or the subject."""
+        if self.players == 4 and not self.passing:
+            return "you and your partner" if seat % 2 == 0 else "your opponents"
+        return self.subject(seat)
+
+
+DEFAULT_SEATING = Seating(2)
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,45 +262,50 @@ def _dress_show(record: dict) -> dict:
     return record
 
 
-def _whose(seat: int, what: str) -> str:
-    return f"{POSSESSIVE[seat]} {what}"
+def _whose(seat: int, what: str, seating: Seating = DEFAULT_SEATING) -> str:
+    return f"{seating.possessive(seat)} {what}"
 
 
-def _cut_words(event: dict) -> str:
+def _cut_words(event: dict, seating: Seating = DEFAULT_SEATING) -> str:
     cuts = event["cuts"]
-    rounds = [cuts[i:i + 2] for i in range(0, len(cuts), 2)]
+    n = seating.players
+    rounds = [cuts[i:i + n] for i in range(0, len(cuts), n)]
     said = []
-    for k, pair in enumerate(rounds):
-        names = {seat: CARD_SPOKEN[card] for seat, card in pair}
-        text = f"you cut the {names.get(HUMAN, '?')} and the computer the {names.get(COMPUTER, '?')}"
+    for k, group in enumerate(rounds):
+        parts = [f"{seating.subject(seat)} the {CARD_SPOKEN[card]}" for seat, card in group]
+        first_seat, first_card = group[0]
+        parts[0] = f"{seating.subject(first_seat)} cut the {CARD_SPOKEN[first_card]}"
+        text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
         if k < len(rounds) - 1:
             text += ": a tie, so cut again"
         said.append(text)
     dealer = event["dealer"]
-    lead = "so you deal first" if dealer == HUMAN else "so the computer deals first"
+    lead = "so " + seating.clause(dealer, "deal") + " first"
     return _cap("; ".join(said)) + f": lower card deals, {lead}."
 
 
-def narrate(events: list[dict]) -> list[dict]:
+def narrate(events: list[dict], seating: Seating = DEFAULT_SEATING) -> list[dict]:
     """Add "say" (the words to announce, or "" for nothing) to each event, in place; return them.
 
     Points in the play are said with the card that scored them; their score events, and the
     items of a counted show, get ``"said": True`` (already announced) instead of words.
     """
+    st = seating
     for i, e in enumerate(events):
         kind = e["type"]
         say = ""
         if kind == "cut":
-            say = _cut_words(e)
+            say = _cut_words(e, st)
         elif kind == "deal":
-            who = "You deal" if e["dealer"] == HUMAN else "The computer deals"
-            say = f"Hand {e['hand_number']}. {who}; the crib is {OWNER[e['dealer']]}."
+            say = f"Hand {e['hand_number']}. {st.says(e['dealer'], 'deal')}; the crib is {st.owner(e['dealer'])}."
         elif kind == "hand":
             dealt = sorted(e["cards"], key=display_order)
-            say = "Your six cards: " + ", ".join(CARD_SPOKEN[c] for c in dealt) + "."
+            say = (f"{_cap(st.possessive(e['seat']))} {number_name(len(dealt))} cards: "
+                   + ", ".join(CARD_SPOKEN[c] for c in dealt) + ".")
         elif kind == "discard":
-            who = "You throw" if e["seat"] == HUMAN else "The computer throws"
-            say = f"{who} two cards to the crib."
+            count = e["count"]
+            say = (f"{st.says(e['seat'], 'throw')} {number_name(count)} card{'s' if count != 1 else ''} "
+                   "to the crib.")
         elif kind == "starter":
             say = f"The starter is the {CARD_SPOKEN[e['card']]}."
         elif kind == "play":
@@ -236,23 +316,21 @@ def narrate(events: list[dict]) -> list[dict]:
                 scored.append(events[j])
                 events[j]["said"] = True
                 j += 1
-            who = "You lay" if e["seat"] == HUMAN else "The computer lays"
             words = number_name(e["count"])
             if scored and scored[0]["reason"] in ("fifteen", "thirty_one"):
                 words = play_words(scored)  # "fifteen for two", "thirty-one for two"
             elif scored:
                 words += ", " + play_words(scored)  # "eighteen, a pair royal for six"
-            say = f"{who} the {CARD_SPOKEN[e['card']]}: {words}."
+            say = f"{st.says(e['seat'], 'lay')} the {CARD_SPOKEN[e['card']]}: {words}."
         elif kind == "go":
-            say = ("You cannot lay a card without passing 31: go." if e["seat"] == HUMAN
-                   else "The computer cannot lay a card: go.")
+            say = ("You cannot lay a card without passing 31: go." if st.is_you(e["seat"])
+                   else f"{_cap(st.subject(e['seat']))} cannot lay a card: go.")
         elif kind == "reset":
-            say = "The count starts again from zero; " + ("you lead." if e["next"] == HUMAN
-                                                          else "the computer leads.")
+            say = "The count starts again from zero; " + st.clause(e["next"], "lead") + "."
         elif kind == "count_turn":
             what = e["show"]
-            say = (f"Count {_whose(HUMAN, what)}." if e["seat"] == HUMAN
-                   else f"The computer counts {_whose(COMPUTER, what)}.")
+            say = (f"Count {_whose(e['seat'], what, st)}." if st.is_you(e["seat"])
+                   else f"{st.says(e['seat'], 'count')} {_whose(e['seat'], what, st)}.")
         elif kind == "show":
             _dress_show(e)
             for j in range(i + 1, len(events)):
@@ -260,49 +338,77 @@ def narrate(events: list[dict]) -> list[dict]:
                         or events[j]["reason"] == "muggins":
                     break
                 events[j]["said"] = True
-            head = _cap(_whose(e["seat"], e["show"]))
+            head = _cap(_whose(e["seat"], e["show"], st))
             if e["claimed"] is not None and e["claimed"] != e["total"]:
-                claimer = "you" if e["seat"] == HUMAN else "the computer"
-                say = (f"{head}: {claimer} claimed {number_name(e['claimed'])}, but it holds "
+                say = (f"{head}: {st.subject(e['seat'])} claimed {number_name(e['claimed'])}, but it holds "
                        f"{number_name(e['total'])}: {e['spoken']}.")
             else:
                 say = f"{head}: {e['spoken']}." if e["items"] else f"{head}: nineteen, no points."
         elif kind == "score":
-            say = _score_words(e)
+            say = _score_words(e, st)
         elif kind == "hand_end":
             say = f"End of hand {e['hand_number']}. Its seed is revealed: you can check the deal."
         elif kind == "game_over":
-            say = _game_over_words(e)
+            say = _game_over_words(e, st)
         e["say"] = "" if e.get("said") else say
     return events
 
 
-def _score_words(e: dict) -> str:
-    who = _cap(SUBJECT[e["seat"]])
+def _score_words(e: dict, seating: Seating = DEFAULT_SEATING) -> str:
+    st = seating
+    seat = e["seat"]
+    who = _cap(st.subject(seat))
     reason, points = e["reason"], e["points"]
     if reason == "his_heels":
-        return f"His heels: two for {SUBJECT[e['seat']]}."
+        return f"His heels: two for {st.subject(seat)}."
     if reason == "go":
         return f"{who}: one for the go."
     if reason == "last_card":
         return f"{who}: one for last."
     if reason == "muggins":
-        missed = "you" if e["seat"] == COMPUTER else "the computer"
-        verb = "take" if e["seat"] == HUMAN else "takes"
-        return f"Muggins! {who} {verb} the {_points(points)} {missed} missed."
+        missed = st.subject((seat - 1) % st.players)  # the seat before claims what it missed
+        return f"Muggins! {st.says(seat, 'take')} the {_points(points)} {missed} missed."
     if reason == "count":
-        return f"{who} {'peg' if e['seat'] == HUMAN else 'pegs'} {number_name(points)}."
+        return f"{st.says(seat, 'peg')} {number_name(points)}."
     return f"{who}: {reason.replace('_', ' ')} for {number_name(points)}."
 
 
-def _game_over_words(e: dict) -> str:
+def _losers(winners: list[int], players: int) -> list[int]:
+    return [s for s in range(players) if s not in winners]
+
+
+def _final_score(scores: list[int], winner: int, players: int) -> str:
+    """"121 to 100" (two sides), "121 to 100 and 95" (three players)."""
+    if players == 4:
+        return f"{scores[winner]} to {scores[(winner + 1) % 4]}"
+    others = [str(scores[s]) for s in range(players) if s != winner]
+    return f"{scores[winner]} to " + " and ".join(others)
+
+
+def _game_over_words(e: dict, seating: Seating = DEFAULT_SEATING) -> str:
+    st = seating
     winner = e["winner"]
-    loser = 1 - winner
     scores = e["scores"]
-    text = ("You win" if winner == HUMAN else "The computer wins") + f", {scores[winner]} to {scores[loser]}"
-    kind = e["skunks"][loser]
-    if kind in SKUNK_WORDS:
-        text += f": {'the computer is' if loser == COMPUTER else 'you are'} {SKUNK_WORDS[kind]}"
+    n = st.players
+    if n == 2 and not st.passing:
+        loser = 1 - winner
+        text = ("You win" if winner == HUMAN else "The computer wins") + f", {scores[winner]} to {scores[loser]}"
+        kind = e["skunks"][loser]
+        if kind in SKUNK_WORDS:
+            text += f": {'the computer is' if loser == COMPUTER else 'you are'} {SKUNK_WORDS[kind]}"
+        return text + "."
+    side = st.side_words(winner)
+    verb = "win" if (side.startswith("you") or side.startswith("your")) else "wins"
+    text = f"{_cap(side)} {verb}, {_final_score(scores, winner, n)}"
+    losers = [winner + 1] if n == 4 else [s for s in range(n) if s != winner]
+    called = []
+    for loser in losers:
+        kind = e["skunks"][loser % n]
+        if kind in SKUNK_WORDS:
+            who = st.side_words(loser % n)
+            called.append(f"{who} {'are' if who.startswith('you') else 'is'} {SKUNK_WORDS[kind]}")
+    if called:
+        text += ": " + " and ".join(called)
     return text + "."
 
 
@@ -310,9 +416,9 @@ def _game_over_words(e: dict) -> str:
 # Replies
 
 
-def page_view(state: GameState) -> dict:
-    """Seat 0's view for the page: no count hints in the muggins count; shows with labels."""
-    view = state.view(HUMAN)
+def page_view(state: GameState, seat: int = HUMAN) -> dict:
+    """A seat's view for the page: no count hints in the muggins count; shows with labels."""
+    view = state.view(seat)
     view["hand"] = sorted(view["hand"], key=display_order)
     if view["phase"] == "count":
         view["legal_actions"] = []
@@ -321,39 +427,52 @@ def page_view(state: GameState) -> dict:
     return view
 
 
-def awaiting(state: GameState) -> str:
-    """What the game waits for: "discard", "play" or "count" from the person, "computer", "over"."""
+def awaiting(state: GameState, seating: Seating = DEFAULT_SEATING) -> str:
+    """What the game waits for: "discard", "play" or "count" from a person, "computer", "over"."""
     if state.is_over:
         return "over"
-    if state.to_act != HUMAN:
+    if state.to_act not in seating.humans:
         return "computer"
     return state.phase
 
 
-def reply(state: GameState, events: list[dict]) -> dict:
-    """The answer to the page after a new game, an action or a resume (see the module doc)."""
-    view = page_view(state)
-    shown = narrate(events_for(HUMAN, events))
+def reply(state: GameState, events: list[dict], seating: Seating = DEFAULT_SEATING,
+          seat: int = HUMAN) -> dict:
+    """The answer to the page after a new game, an action or a resume (see the module doc).
+
+    With two people at the table (pass and play) the events carry nothing private (no dealt
+    hands): each person's cards come only in the view of their own seat, asked for by ``seat``.
+    """
+    view = page_view(state, seat)
+    if seating.passing:
+        mine = [e for e in events if "visible_to" not in e]
+    else:
+        mine = events_for(seat, events)
+    shown = narrate(mine, seating)
     for e in shown:
         if e["type"] == "hand":
             e["cards"] = sorted(e["cards"], key=display_order)
     cards = view_cards(view) | event_cards(shown)
-    return {
+    answer = {
         "game": state.to_json(),
         "view": view,
         "events": shown,
         "to_act": state.to_act,
-        "awaiting": awaiting(state),
+        "awaiting": awaiting(state, seating),
         "cards": {str(c): card_info(c) for c in sorted(cards)},
         "practice": state.base_seed is not None,
         "practice_seed": state.base_seed,
         "outcome": None if not state.is_over else _game_over_words(
-            {"winner": state.winner, "scores": state.scores, "skunks": state.skunks}),
-        "result": result(state),
+            {"winner": state.winner, "scores": state.scores, "skunks": state.skunks}, seating),
+        "result": result(state, seating),
     }
+    if state.players != 2 or seating.passing:
+        answer.update({"players": state.players, "seat": seat, "humans": list(seating.humans),
+                       "names": list(seating.names), "pass_and_play": seating.passing})
+    return answer
 
 
-def result(state: GameState) -> dict | None:
+def result(state: GameState, seating: Seating = DEFAULT_SEATING) -> dict | None:
     """The end of the game for the page's banner: title, score and the skunk called out.
 
     >>> from engine.game import new_game
@@ -363,17 +482,46 @@ def result(state: GameState) -> dict | None:
     if not state.is_over:
         return None
     winner = state.winner
-    loser = 1 - winner
     scores = state.scores
-    kind = state.skunks[loser]
     single, double = SKUNK_LINES[state.target]
+    if state.players == 2 and not seating.passing:
+        loser = 1 - winner
+        kind = state.skunks[loser]
+        skunk = ""
+        if kind == "double_skunk":
+            skunk = f"Double skunk: {SUBJECT[loser]} finished below {double}."
+        elif kind == "skunk":
+            skunk = f"Skunk: {SUBJECT[loser]} finished below {single}."
+        return {"winner": winner, "title": "You win!" if winner == HUMAN else "The computer wins",
+                "score": f"{scores[winner]} to {scores[loser]}", "skunk": skunk, "skunk_kind": kind}
+    n = state.players
+    losers = [(winner + 1) % 4] if n == 4 else [s for s in range(n) if s != winner]
+    worst, said = "none", []
+    for loser in losers:
+        kind = state.skunks[loser]
+        if kind == "none":
+            continue
+        if SKUNK_KINDS_ORDER.index(kind) > SKUNK_KINDS_ORDER.index(worst):
+            worst = kind
+        line = double if kind == "double_skunk" else single
+        who = seating.side_words(loser)
+        said.append(f"{who} finished below {line}")
     skunk = ""
-    if kind == "double_skunk":
-        skunk = f"Double skunk: {SUBJECT[loser]} finished below {double}."
-    elif kind == "skunk":
-        skunk = f"Skunk: {SUBJECT[loser]} finished below {single}."
-    return {"winner": winner, "title": "You win!" if winner == HUMAN else "The computer wins",
-            "score": f"{scores[winner]} to {scores[loser]}", "skunk": skunk, "skunk_kind": kind}
+    if said:
+        skunk = ("Double skunk: " if worst == "double_skunk" else "Skunk: ") + "; ".join(said) + "."
+    side = seating.side_words(winner)
+    won = (winner % 2 == 0) if n == 4 else (winner == HUMAN)
+    if seating.passing:
+        title = f"{side} wins!"
+    elif side.startswith("you"):
+        title = _cap(side) + " win!"
+    else:
+        title = _cap(side) + (" win" if side.startswith("your") else " wins")
+    return {"winner": winner, "title": title, "score": _final_score(scores, winner, n),
+            "skunk": skunk, "skunk_kind": worst, "won": won and not seating.passing}
+
+
+SKUNK_KINDS_ORDER = ("none", "skunk", "double_skunk")
 
 
 def _difficulty(request: dict) -> str:
@@ -390,8 +538,42 @@ def _load(request: dict) -> GameState:
     return from_json(text)
 
 
+def seating_for(request: dict, players: int) -> Seating:
+    """The table's seating from a request: ``pass_and_play`` with ``names`` (two), or computers."""
+    passing = request.get("pass_and_play", False)
+    if not isinstance(passing, bool):
+        raise ValueError("Pass and play is on or off (true or false).")
+    if not passing:
+        return Seating(players)
+    if players != 2:
+        raise ValueError("Two people can share one device in a two-player game only.")
+    names = request.get("names")
+    if not isinstance(names, list) or len(names) != 2:
+        raise ValueError("Pass and play needs the two players' names.")
+    clean = []
+    for k, name in enumerate(names):
+        if not isinstance(name, str) or not " ".join(name.split()):
+            raise ValueError(f"Player {k + 1} needs a name.")
+        name = " ".join(name.split())
+        if len(name) > MAX_NAME:
+            raise ValueError(f"A name is at most {MAX_NAME} characters: {name[:MAX_NAME]}\u2026")
+        clean.append(name)
+    if clean[0].casefold() == clean[1].casefold():
+        raise ValueError("The two players need different names.")
+    return Seating(2, clean)
+
+
+def _seat(request: dict, state: GameState, seating: Seating) -> int:
+    """The seat whose view the reply carries: ``seat`` (a person's seat), else the first person."""
+    seat = request.get("seat", seating.humans[0])
+    if type(seat) is not int or seat not in seating.humans:
+        raise ValueError(f"Seat {seat!r} is not a person's seat at this table.")
+    return seat
+
+
 def start(request: dict) -> dict:
-    """A new game: options difficulty, target (121 or 61), muggins, and seed for a practice game."""
+    """A new game: options difficulty, target (121 or 61), muggins, players (2, 3 or 4),
+    pass_and_play with names (two people, one device), and seed for a practice game."""
     _difficulty(request)
     target = request.get("target", 121)
     if type(target) is not int or target not in TARGETS:
@@ -399,45 +581,56 @@ def start(request: dict) -> dict:
     muggins = request.get("muggins", False)
     if not isinstance(muggins, bool):
         raise ValueError("Muggins is on or off (true or false).")
+    players = request.get("players", 2)
+    if type(players) is not int or players not in PLAYER_COUNTS:
+        raise ValueError("A game is for 2, 3 or 4 players.")
+    seating = seating_for(request, players)
     seed = request.get("seed")
     if seed is not None and (not isinstance(seed, str) or not seed.strip() or len(seed) > MAX_SEED_TEXT):
         raise ValueError(f"A practice seed is 1 to {MAX_SEED_TEXT} characters of text.")
-    state = new_game(seed=seed.strip() if seed else None, target=target, muggins=muggins)
-    return reply(state, state.start_events)
+    state = new_game(seed=seed.strip() if seed else None, target=target, muggins=muggins, players=players)
+    return reply(state, state.start_events, seating, _seat(request, state, seating))
 
 
 def resume(request: dict) -> dict:
-    """A saved game, checked by ``engine.game.from_json``, with its view and no new events."""
+    """A saved game, checked by ``engine.game.from_json``, with the view of ``seat`` and no events."""
     try:
         state = _load(request)
     except ValueError as error:
         raise ValueError(f"{SAVED_GAME_UNREADABLE} ({error})") from None
-    return reply(state, [])
+    seating = seating_for(request, state.players)
+    return reply(state, [], seating, _seat(request, state, seating))
 
 
 def act(request: dict) -> dict:
-    """Apply the person's action (seat 0); an illegal one is refused with the engine's reason."""
+    """Apply a person's action (``seat``, default 0); an illegal one is refused with the engine's reason."""
     state = _load(request)
+    seating = seating_for(request, state.players)
+    seat = _seat(request, state, seating)
     action = request.get("action")
     if not isinstance(action, dict):
         raise ValueError("The request has no action.")
     if state.is_over:
         raise ValueError("The game is over: start a new one.")
-    if state.to_act != HUMAN:
+    if state.to_act != seat:
+        if state.to_act in seating.humans:
+            raise ValueError(f"It is {seating.subject(state.to_act)}'s turn.")
         raise ValueError("It is the computer's turn, not yours.")
-    events = state.apply({**action, "seat": HUMAN})
-    return reply(state, events)
+    events = state.apply({**action, "seat": seat})
+    return reply(state, events, seating, seat)
 
 
 def computer_move(request: dict) -> dict:
-    """Let the computer (seat 1) choose from its own view and apply its one action."""
+    """Let the computer to act choose from its own view and apply its one action."""
     difficulty = _difficulty(request)
     state = _load(request)
+    seating = seating_for(request, state.players)
     if state.is_over:
         raise ValueError("The game is over: start a new one.")
-    if state.to_act != COMPUTER:
+    seat = state.to_act
+    if seat in seating.humans:
         raise ValueError("It is your turn, not the computer's.")
-    view = state.view(COMPUTER)
+    view = state.view(seat)
     action = get_player(difficulty, seed=COMPUTER_SEED).choose(view, view["legal_actions"])
     events = state.apply(action)
-    return reply(state, events)
+    return reply(state, events, seating, _seat(request, state, seating))

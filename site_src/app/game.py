@@ -58,7 +58,71 @@ S = {
     "readonly": False,   # another tab has taken the game over
     "restart": None,     # options of a new game asked for while the page was busy
     "before_setup": "",  # the decision that was on offer when the setup was opened
+    "players": 2,        # seats at the table
+    "names": list(NAMES),  # short names by seat (the engine's, or the pass-and-play names)
+    "passing": False,    # two people sharing the device (pass and play)
+    "me": HUMAN,         # the person whose cards the table shows (pass and play: either seat)
+    "hidden": False,     # pass and play: both hands hidden until the next person taps
 }
+
+
+def seating_request():
+    """The seating part of every engine request (pass and play needs the names and a seat)."""
+    if not S["passing"]:
+        return {}
+    return {"pass_and_play": True, "names": list(S["names"]), "seat": S["me"]}
+
+
+def is_multi():
+    """More than one opponent's seat, or two people: the table shows a seat list."""
+    return S["players"] > 2 or S["passing"]
+
+
+def side_seats(seat):
+    """The seats sharing this seat's score (partners with four players)."""
+    if S["players"] == 4:
+        return [seat % 2, seat % 2 + 2]
+    return [seat]
+
+
+def board_names():
+    """The board's tracks: one per player, or one per partnership with four."""
+    if S["players"] == 4:
+        return ["You & partner", "Opponents"]
+    return list(S["names"])
+
+
+def board_scores(scores):
+    """The scores for the board's tracks."""
+    return list(scores[:2]) if S["players"] == 4 else list(scores)
+
+
+def whose(seat, capital=True):
+    """"Your", "Computer's", "Left's", "Ann's" for a seat's hand or crib."""
+    if seat == S["me"] and not S["passing"]:
+        word = "your"
+    elif not is_multi():
+        word = "the computer's"
+    else:
+        word = S["names"][seat] + "\u2019s"
+    return cap(word) if capital else word
+
+
+def who(seat):
+    """"You", "The computer", "Left", "Ann" as the subject of a sentence."""
+    if seat == S["me"] and not S["passing"]:
+        return "You"
+    return S["names"][seat] if is_multi() else "The computer"
+
+
+def others_left(model):
+    """Cards the other seats still hold."""
+    return sum(n for s, n in enumerate(model["left"]) if s != S["me"])
+
+
+def discard_need():
+    """Cards each player throws to the crib."""
+    return 2 if S["players"] == 2 else 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -141,7 +205,7 @@ def model_from_view(view):
         "hand_number": view["hand_number"], "dealer": view["dealer"], "scores": list(view["scores"]),
         "target": view["target"], "muggins": view["muggins"], "hand": list(view["hand"]),
         "played": list(view["played"]), "discards": view["discards"],
-        "opp_left": view["hand_sizes"][COMPUTER], "crib_size": view["crib_size"], "crib": view["crib"],
+        "left": list(view["hand_sizes"]), "crib_size": view["crib_size"], "crib": view["crib"],
         "starter": view["starter"], "laid": laid, "count_start": len(laid) - len(view["current"]),
         "count": view["count"], "go": list(view["go"]), "shown": list(view["shown"]),
         "counting": view["counting"], "commitment": view["commitment"], "seed": view["seed"],
@@ -154,15 +218,16 @@ def model_from_view(view):
 def blank_model(view):
     """The table before the first events of a new game are shown."""
     model = model_from_view(view)
-    model.update({"hand": [], "opp_left": 0, "crib_size": 0, "commitment": None, "hand_number": 0,
-                  "scores": [0, 0], "legal": []})
+    model.update({"hand": [], "left": [0] * len(view["hand_sizes"]), "crib_size": 0, "commitment": None,
+                  "hand_number": 0, "scores": [0] * len(view["scores"]), "legal": []})
     return model
 
 
 def start_hand(model, event):
     """Clear the table for a new deal."""
     model.update({"hand_number": event["hand_number"], "dealer": event["dealer"], "hand": [],
-                  "played": [], "discards": None, "opp_left": 0, "crib_size": 0, "crib": None,
+                  "played": [], "discards": None, "left": [event.get("cards_each", 0)] * len(model["left"]),
+                  "crib_size": 0, "crib": None,
                   "starter": None, "laid": [], "count_start": 0, "count": 0, "go": [], "shown": [],
                   "counting": None, "commitment": event["commitment"], "seed": None, "legal": []})
     S["steps"] = {}
@@ -205,39 +270,111 @@ def render_status(model):
     parts = []
     if model["hand_number"]:
         parts.append("Hand " + str(model["hand_number"]))
-        parts.append("you deal" if model["dealer"] == HUMAN else "the computer deals")
+        if is_multi():
+            dealer = model["dealer"]
+            parts.append("you deal" if dealer == S["me"] and not S["passing"] else S["names"][dealer] + " deals")
+        else:
+            parts.append("you deal" if model["dealer"] == HUMAN else "the computer deals")
     parts.append("game to " + str(model["target"]))
+    if S["players"] == 4:
+        parts.append("partners")
     if model["muggins"]:
         parts.append("muggins")
     q("status-hand").textContent = cap(" · ".join(parts))
     shown("practice-badge", bool(meta.get("practice")))
     q("cpu-level").textContent = "(" + DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy").lower() + ")"
-    q("options-line").textContent = (DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy") + " opponent · game to "
+    opponents = "" if S["passing"] else (DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy")
+                                         + (" opponents" if S["players"] > 2 else " opponent") + " · ")
+    q("options-line").textContent = ((table_words() + " · " if is_multi() else "") + opponents + "game to "
                                      + str(model["target"]) + " · muggins "
                                      + ("on" if model["muggins"] else "off")
                                      + (" · practice" if meta.get("practice") else ""))
 
 
+def table_words():
+    """The kind of table: "Two players", "Three players", "Four players in partnerships"."""
+    if S["passing"]:
+        return "Two players, one device"
+    return {2: "Two players", 3: "Three players", 4: "Four players in partnerships"}[S["players"]]
+
+
+def render_seat_list(model):
+    """Every seat in turn order from the dealer's left: dealer, whose turn, go, cards and score."""
+    box = q("seat-list")
+    box.hidden = not is_multi()
+    q("seat-cpu").hidden = is_multi()
+    if not is_multi():
+        return
+    n = S["players"]
+    phase = display_phase(model)
+    turn = S["view"]["to_act"] if S["view"] is not None and not S["queue"] else None
+    if S["waiting"] in ("next", "over", "setup", "retry") or phase in ("show", "over", "cut"):
+        turn = None
+    box.replaceChildren()
+    first = (model["dealer"] + 1) % n if model["hand_number"] else 0
+    for i in range(n):
+        seat = (first + i) % n
+        item = make("li", "seat-item")
+        item.setAttribute("data-seat", str(seat))
+        name = S["names"][seat]
+        label = make("span", "seat-item-name", name)
+        item.append(label)
+        chips = make("span", "seat-item-chips")
+        if model["hand_number"] and model["dealer"] == seat:
+            chips.append(make("span", "seat-chip dealer-chip", "Dealer"))
+        if seat in model["go"] and phase == "play":
+            chips.append(make("span", "seat-chip go-chip", "Go"))
+            item.classList.add("has-gone")
+        if turn == seat:
+            chips.append(make("span", "seat-chip turn-chip", "To play" if phase == "play" else "Deciding"))
+            item.classList.add("is-turn")
+            item.setAttribute("aria-current", "true")
+        item.append(chips)
+        if S["players"] == 4:
+            item.classList.add("side-" + str(seat % 2))
+        held = model["left"][seat] if seat < len(model["left"]) else 0
+        backs = make("span", "seat-item-cards")
+        for _ in range(held):
+            backs.append(card_back("card-tiny"))
+        backs.append(make("span", "visually-hidden", name + " holds " + str(held)
+                          + (" card" if held == 1 else " cards")))
+        item.append(backs)
+        points = make("span", "seat-item-score", str(model["scores"][seat]))
+        points.setAttribute("data-score-seat", str(seat))
+        item.append(points)
+        box.append(item)
+
+
 def render_seats(model):
     """Scores, dealer and go marks, and the computer's cards face down."""
+    render_seat_list(model)
+    me = S["me"]
+    q("you-name").textContent = (S["names"][me] if S["passing"] and not S["hidden"]
+                                 else ("Your cards" if S["hidden"] else "You"))
+    if S["players"] == 4:
+        q("you-name").textContent = "You (with Partner)"
     for seat, prefix in ((HUMAN, "you"), (COMPUTER, "cpu")):
+        shown_seat = me if seat == HUMAN else (1 - me if S["players"] == 2 else seat)
         score = q("score-" + str(seat))
-        text = str(model["scores"][seat])
+        text = str(model["scores"][shown_seat])
         if score.textContent != text:
             score.textContent = text
             pill = score.parentElement
             pill.classList.remove("is-bumped")
             pill.getBoundingClientRect()
             pill.classList.add("is-bumped")
-        shown(prefix + "-dealer", model["hand_number"] > 0 and model["dealer"] == seat)
-        shown(prefix + "-go", seat in model["go"] and display_phase(model) == "play")
+        shown(prefix + "-dealer", model["hand_number"] > 0 and model["dealer"] == shown_seat)
+        shown(prefix + "-go", shown_seat in model["go"] and display_phase(model) == "play")
+    if S["hidden"]:
+        shown("you-dealer", False)
+        shown("you-go", False)
     cpu = q("cpu-hand")
     cpu.replaceChildren()
-    for _ in range(model["opp_left"]):
+    for _ in range(model["left"][1] if S["players"] == 2 else 0):
         item = make("li")
         item.append(card_back("card-small"))
         cpu.append(item)
-    n = model["opp_left"]
+    n = model["left"][1] if S["players"] == 2 else 0
     cpu.setAttribute("aria-label", "The computer holds " + ("no cards" if n == 0 else
                                                              ("one card" if n == 1 else str(n) + " cards")))
 
@@ -258,16 +395,18 @@ def render_middle(model):
         crib.append(card_back("card-stack"))
     crib.setAttribute("data-size", str(model["crib_size"]))
     if model["hand_number"]:
-        q("crib-label").textContent = "Your crib" if model["dealer"] == HUMAN else "Computer's crib"
+        q("crib-label").textContent = ((whose(model["dealer"]) + " crib") if is_multi() else
+                                       ("Your crib" if model["dealer"] == HUMAN else "Computer's crib"))
     q("count").textContent = str(model["count"])
     laid = q("laid")
     laid.replaceChildren()
     if phase == "cut" and model["cut"] is not None:
-        cuts = model["cut"]["cuts"][-2:]
+        cuts = model["cut"]["cuts"][-S["players"]:]
         for seat, card in cuts:
             item = make("li", "laid-item cut-item")
             item.append(card_face(card))
-            item.append(make("span", "laid-by", "You cut" if seat == HUMAN else "Computer cut"))
+            item.append(make("span", "laid-by", (who(seat) if is_multi() else
+                                                 ("You" if seat == HUMAN else "Computer")) + " cut"))
             laid.append(item)
         laid.setAttribute("aria-label", "The cut for first deal")
         q("count-box").hidden = True
@@ -277,15 +416,19 @@ def render_middle(model):
     for index, pair in enumerate(model["laid"]):
         seat, card = pair
         current = index >= model["count_start"]
-        cls = "laid-item " + ("by-you" if seat == HUMAN else "by-cpu") + ("" if current else " is-earlier")
+        mine = seat == S["me"] and not S["hidden"]
+        cls = "laid-item " + ("by-you" if mine else "by-cpu") + ("" if current else " is-earlier")
+        if is_multi():
+            cls += " by-seat-" + str(seat)
         item = make("li", cls)
         face = card_face(card)
-        face.setAttribute("aria-label", info(card)["spoken"]
-                          + (", yours" if seat == HUMAN else ", the computer's")
-                          + ("" if current else ", earlier count"))
+        owner = ((", yours" if mine and not S["passing"] else ", " + whose(seat, False)) if is_multi()
+                 else (", yours" if seat == HUMAN else ", the computer's"))
+        face.setAttribute("aria-label", info(card)["spoken"] + owner + ("" if current else ", earlier count"))
         item.append(face)
         if current:
-            tag = make("span", "laid-by", "You" if seat == HUMAN else "CPU")
+            tag = make("span", "laid-by", (("You" if mine and not S["passing"] else S["names"][seat])
+                                           if is_multi() else ("You" if seat == HUMAN else "CPU")))
             tag.setAttribute("aria-hidden", "true")
             item.append(tag)
         laid.append(item)
@@ -330,8 +473,9 @@ def render_hand(model):
 
 def show_title(record):
     """"Your hand", "Computer's crib" and so on."""
-    whose = "Your " if record["seat"] == HUMAN else "Computer's "
-    return whose + record["show"]
+    if is_multi():
+        return whose(record["seat"]) + " " + record["show"]
+    return ("Your " if record["seat"] == HUMAN else "Computer's ") + record["show"]
 
 
 def render_shows(model):
@@ -349,7 +493,8 @@ def render_shows(model):
         area.append(show_block(index, record))
     if counting:
         block = make("section", "show-block is-counting")
-        title = ("Count " + ("your " if counting["seat"] == HUMAN else "the computer's ") + counting["show"])
+        title = ("Count " + ((whose(counting["seat"], False) + " ") if is_multi() else
+                             ("your " if counting["seat"] == HUMAN else "the computer's ")) + counting["show"])
         head = make("h3", "show-title", title)
         block.append(head)
         block.append(show_cards(counting["cards"], counting["starter"]))
@@ -394,8 +539,8 @@ def show_block(index, record):
     block.append(spoken)
     claimed = record.get("claimed")
     if claimed is not None and claimed != record["total"]:
-        who = "You" if record["seat"] == HUMAN else "The computer"
-        block.append(make("p", "show-claim", who + " claimed " + str(claimed) + "; muggins took the other "
+        claimer = who(record["seat"]) if is_multi() else ("You" if record["seat"] == HUMAN else "The computer")
+        block.append(make("p", "show-claim", claimer + " claimed " + str(claimed) + "; muggins took the other "
                           + str(record["total"] - claimed) + "."))
     if record["items"]:
         items = make("div", "show-items")
@@ -479,12 +624,23 @@ def render_fair(model):
 
 def prompt_text(waiting, model):
     """The instruction under the table for the decision on offer."""
+    if waiting == "pass":
+        return ""
+    if waiting == "discard" and is_multi():
+        crib = whose(model["dealer"], False) + " crib"
+        if model["dealer"] == S["me"]:
+            crib = "your crib"
+        return ("Throw this card to " + crib + "?" if S["selected"] else "Choose a card for " + crib + ".") \
+            if discard_need() == 1 else ("Throw these two to " + crib + "?" if len(S["selected"]) == 2
+                                        else "Choose two cards for " + crib + ".")
     if waiting == "discard":
-        whose = "your crib" if model["dealer"] == HUMAN else "the computer's crib"
+        crib_of = "your crib" if model["dealer"] == HUMAN else "the computer's crib"
         n = len(S["selected"])
         if n == 2:
-            return "Throw these two to " + whose + "?"
-        return "Choose two cards for " + whose + (" (one more)." if n == 1 else ".")
+            return "Throw these two to " + crib_of + "?"
+        return "Choose two cards for " + crib_of + (" (one more)." if n == 1 else ".")
+    if waiting == "play" and S["passing"]:
+        return S["names"][S["me"]] + ", your turn: lay a card. The count is " + str(model["count"]) + "."
     if waiting == "play":
         return "Your turn: lay a card. The count is " + str(model["count"]) + "."
     if waiting == "go":
@@ -497,8 +653,10 @@ def prompt_text(waiting, model):
         return "The hand is over."
     if waiting == "retry":
         return "The engine did not answer."
-    if not waiting and display_phase(model) == "play" and not model["hand"] and model["opp_left"]:
-        return "You have no cards left: the computer lays the rest of its cards."
+    if not waiting and display_phase(model) == "play" and not model["hand"] and others_left(model) \
+            and not S["hidden"]:
+        return ("You have no cards left: the others lay the rest of theirs." if is_multi()
+                else "You have no cards left: the computer lays the rest of its cards.")
     return ""
 
 
@@ -516,10 +674,15 @@ def set_waiting(waiting):
     shown("retry-button", waiting == "retry")
     shown("count-form", waiting == "count")
     shown("game-over", waiting == "over")
+    shown("pass-screen", waiting == "pass")
     if waiting == "discard" and model is not None:
-        q("throw-button").disabled = len(S["selected"]) != 2
-        q("throw-button").textContent = ("Throw to your crib" if model["dealer"] == HUMAN
-                                         else "Throw to the computer's crib")
+        q("throw-button").disabled = len(S["selected"]) != discard_need()
+        if is_multi():
+            q("throw-button").textContent = ("Throw to your crib" if model["dealer"] == S["me"]
+                                             else "Throw to " + whose(model["dealer"], False) + " crib")
+        else:
+            q("throw-button").textContent = ("Throw to your crib" if model["dealer"] == HUMAN
+                                             else "Throw to the computer's crib")
     if waiting == "next" and model is not None:
         q("next-button").textContent = "Deal hand " + str(model["hand_number"] + 1)
     if model is not None:
@@ -569,6 +732,8 @@ def focus_primary():
         target = q("again-button")
     elif waiting == "retry":
         target = q("retry-button")
+    elif waiting == "pass":
+        target = q("pass-button")
     if target is not None:
         target.focus()
 
@@ -599,9 +764,14 @@ async def beat(n):
 # Showing events
 
 
+def humans():
+    """The people's seats."""
+    return [0, 1] if S["passing"] else [HUMAN]
+
+
 def peg(model):
     """Move the pegs to the scores on the table."""
-    board.set_scores(model["scores"])
+    board.set_scores(board_scores(model["scores"]))
 
 
 def take_said_scores(model):
@@ -609,7 +779,8 @@ def take_said_scores(model):
     moved = False
     while S["queue"] and S["queue"][0]["type"] == "score" and S["queue"][0].get("said"):
         event = S["queue"].pop(0)
-        model["scores"][event["seat"]] = event["total"]
+        for seat in side_seats(event["seat"]):
+            model["scores"][seat] = event["total"]
         moved = True
     return moved
 
@@ -630,15 +801,17 @@ async def show_event(event):
         wait = 0.3
     elif kind == "hand":
         model["hand"] = list(event["cards"])
-        model["opp_left"] = len(event["cards"])
+        model["left"] = [len(event["cards"])] * len(model["left"])
         model["cut"] = None
         wait = 0.3
     elif kind == "discard":
-        if event["seat"] == HUMAN:
+        model["cut"] = None
+        seat = event["seat"]
+        model["left"][seat] = max(0, model["left"][seat] - event["count"])
+        if seat == S["me"] and seat in humans():
             model["hand"] = [c for c in model["hand"] if c not in S["thrown"]]
             model["discards"] = list(S["thrown"])
         else:
-            model["opp_left"] = max(0, model["opp_left"] - event["count"])
             wait = 0.6
         model["crib_size"] += event["count"]
     elif kind == "starter":
@@ -648,18 +821,17 @@ async def show_event(event):
         seat = event["seat"]
         model["laid"].append([seat, event["card"]])
         model["count"] = event["count"]
-        if seat == HUMAN:
+        model["left"][seat] = max(0, model["left"][seat] - 1)
+        if seat == S["me"]:
             model["hand"] = [c for c in model["hand"] if c != event["card"]]
             model["played"].append(event["card"])
-        else:
-            model["opp_left"] = max(0, model["opp_left"] - 1)
         moved = take_said_scores(model)
-        wait = 1 if seat == COMPUTER else 0.4
+        wait = 0.4 if seat in humans() else 1
         if moved:
             wait += 0.5
     elif kind == "go":
         model["go"].append(event["seat"])
-        if event["seat"] == HUMAN and model["hand"]:
+        if event["seat"] == S["me"] and model["hand"] and not S["hidden"]:
             stop = "go"
         else:
             wait = 0.9
@@ -670,7 +842,8 @@ async def show_event(event):
         model["go"] = []
         wait = 0.3
     elif kind == "score":
-        model["scores"][event["seat"]] = event["total"]
+        for seat in side_seats(event["seat"]):
+            model["scores"][seat] = event["total"]
         moved = True
         wait = 1
     elif kind == "count_turn":
@@ -711,8 +884,57 @@ def sync_model():
     """Once every event is shown, the table is exactly the engine's view."""
     S["model"] = model_from_view(S["view"])
     S["selected"] = []
-    board.set_scores(S["model"]["scores"])
+    hide_if_passing()
+    board.set_scores(board_scores(S["model"]["scores"]))
     render()
+
+
+def hide_if_passing():
+    """Pass and play: when the other person must decide, hide the hand on the table."""
+    if not S["passing"] or S["model"] is None:
+        return
+    awaiting = S["awaiting"]
+    to_act = S["view"]["to_act"] if S["view"] is not None else None
+    if awaiting in ("discard", "play", "count") and to_act != S["me"]:
+        S["hidden"] = True
+    if S["hidden"]:
+        S["model"]["hand"] = []
+        S["model"]["discards"] = None
+        S["model"]["legal"] = []
+
+
+def show_pass_screen():
+    """Pass and play: both hands hidden; the next person taps to see theirs."""
+    seat = S["view"]["to_act"]
+    S["hidden"] = True
+    hide_if_passing()
+    render()
+    name = S["names"][seat]
+    q("pass-title").textContent = "Pass the device to " + name
+    q("pass-button").textContent = "I am " + name + ": show my cards"
+    q("pass-button").setAttribute("data-seat", str(seat))
+    set_waiting("pass")
+
+
+async def reveal(seat):
+    """The person at this seat has the device: ask the engine for their view only."""
+    request = {"game": S["game"], "difficulty": S["meta"].get("difficulty", "easy")}
+    request.update(seating_request())
+    request["seat"] = seat
+    reply = await bridge.call("resume_game", request)
+    S["me"] = seat
+    S["hidden"] = False
+    S["hand_key"] = ""
+    take(reply)
+    return True
+
+
+def on_pass(event):
+    """The tap on the pass screen."""
+    if S["waiting"] != "pass" or S["view"] is None:
+        return None
+    seat = S["view"]["to_act"]
+    return flow(lambda: reveal(seat))
 
 
 async def pump():
@@ -732,13 +954,17 @@ async def pump():
         awaiting = S["awaiting"]
         if awaiting == "computer":
             await beat(0.5)
-            reply = await bridge.call("computer_move", {"game": S["game"],
-                                                        "difficulty": S["meta"].get("difficulty", "easy")})
+            request = {"game": S["game"], "difficulty": S["meta"].get("difficulty", "easy")}
+            request.update(seating_request())
+            reply = await bridge.call("computer_move", request)
             take(reply)
             continue
         if awaiting == "over":
             await finish()
             set_waiting("over")
+            return
+        if S["passing"] and S["hidden"]:
+            show_pass_screen()
             return
         set_waiting(awaiting)
         return
@@ -792,7 +1018,7 @@ def save():
 async def finish():
     """The game is over: say so, and count it in the statistics once (never a practice game)."""
     result = S["result"] or {}
-    won = result.get("winner") == HUMAN
+    won = result.get("won", result.get("winner") == HUMAN)
     q("game-over-title").textContent = result.get("title") or ""
     q("game-over-detail").textContent = result.get("score") or ""
     q("game-over-skunk").textContent = result.get("skunk") or ""
@@ -800,9 +1026,13 @@ async def finish():
     q("game-over").setAttribute("data-result", "won" if won else "lost")
     meta = S["meta"]
     practice = bool(meta.get("practice"))
-    q("game-over-note").textContent = "Practice games are not counted in your statistics." if practice else ""
-    shown("game-over-note", practice)
-    if practice:
+    note = "Practice games are not counted in your statistics." if practice else ""
+    if is_multi() and not practice:
+        note = ("Pass-and-play games are not counted in your statistics." if S["passing"] else
+                "Only two-player games against the computer are counted in your statistics.")
+    q("game-over-note").textContent = note
+    shown("game-over-note", bool(note))
+    if practice or is_multi():
         return
     if meta.get("recorded") or S.get("readonly"):
         return
@@ -833,7 +1063,7 @@ def on_hand_click(event):
             selected.remove(card)
         else:
             selected.append(card)
-            if len(selected) > 2:
+            if len(selected) > discard_need():
                 selected.pop(0)
         set_waiting("discard")
         return None
@@ -848,7 +1078,7 @@ def on_hand_click(event):
 
 def on_throw(event):
     """Throw the two picked cards to the crib."""
-    if S["waiting"] != "discard" or len(S["selected"]) != 2:
+    if S["waiting"] != "discard" or len(S["selected"]) != discard_need():
         return None
     S["thrown"] = list(S["selected"])
     return flow(lambda: send({"type": "discard", "cards": list(S["thrown"])}))
@@ -857,7 +1087,9 @@ def on_throw(event):
 async def send(action):
     """Send the person's action; a refusal shows the engine's reason and changes nothing."""
     try:
-        reply = await bridge.call("act", {"game": S["game"], "action": action})
+        request = {"game": S["game"], "action": action}
+        request.update(seating_request())
+        reply = await bridge.call("act", request)
     except bridge.EngineError as error:
         if error.kind != "bad_input":
             raise
@@ -883,7 +1115,9 @@ def on_count(event):
 async def claim(points):
     """Send a muggins claim; a claim above the true count is refused inline."""
     try:
-        reply = await bridge.call("act", {"game": S["game"], "action": {"type": "count", "points": points}})
+        request = {"game": S["game"], "action": {"type": "count", "points": points}}
+        request.update(seating_request())
+        reply = await bridge.call("act", request)
     except bridge.EngineError as error:
         if error.kind != "bad_input":
             raise
@@ -983,11 +1217,40 @@ def read_setup():
     form = q("setup")
     difficulty = form.querySelector('input[name="difficulty"]:checked')
     target = form.querySelector('input[name="target"]:checked')
-    return {
+    table = form.querySelector('input[name="table"]:checked')
+    table = str(table.value) if table is not None else "2"
+    options = {
         "difficulty": difficulty.value if difficulty is not None else "easy",
         "target": int(target.value) if target is not None else 121,
         "muggins": bool(q("setup-muggins").checked),
+        "players": 2 if table == "pass" else int(table),
     }
+    if table == "pass":
+        options["pass_and_play"] = True
+        options["names"] = [str(q("name-0").value), str(q("name-1").value)]
+    return options
+
+
+def on_table_choice(event=None):
+    """Show the name fields only for two players on one device."""
+    choice = q("setup").querySelector('input[name="table"]:checked')
+    passing = choice is not None and str(choice.value) == "pass"
+    shown("setup-names", passing)
+    shown("setup-opponent", not passing)
+
+
+def apply_seating(options, reply=None):
+    """Keep the table's seating (players, names, pass and play) from the options or a reply."""
+    S["players"] = int(options.get("players", 2))
+    S["passing"] = bool(options.get("pass_and_play"))
+    if reply is not None and reply.get("names"):
+        S["names"] = list(reply["names"])
+    elif S["passing"]:
+        S["names"] = list(options.get("names") or ["Player 1", "Player 2"])
+    else:
+        S["names"] = list(NAMES)
+    S["me"] = HUMAN
+    S["hidden"] = S["passing"]
 
 
 def fill_setup(settings):
@@ -997,6 +1260,10 @@ def fill_setup(settings):
         for radio in form.querySelectorAll('input[name="' + name + '"]'):
             radio.checked = str(radio.value) == str(settings.get(name))
     q("setup-muggins").checked = bool(settings.get("muggins"))
+    table = "pass" if S["passing"] else str(S["players"])
+    for radio in form.querySelectorAll('input[name="table"]'):
+        radio.checked = str(radio.value) == table
+    on_table_choice()
 
 
 def open_setup(in_game):
@@ -1036,7 +1303,9 @@ def on_again(event):
     if S["busy"] or S["model"] is None:
         return None
     options = {"difficulty": S["meta"].get("difficulty", "easy"), "target": S["model"]["target"],
-               "muggins": S["model"]["muggins"]}
+               "muggins": S["model"]["muggins"], "players": S["players"]}
+    if S["passing"]:
+        options.update({"pass_and_play": True, "names": list(S["names"])})
     return flow(lambda: start_game(options))
 
 
@@ -1083,8 +1352,11 @@ def reset_table(target):
     q("log").replaceChildren()
     q("callout").textContent = ""
     q("count-message").textContent = ""
-    board.render("#board", NAMES, target)
+    board.render("#board", board_names(), target)
     q("game").setAttribute("data-target", str(target))
+    q("game").setAttribute("data-players", str(S["players"]))
+    q("game").classList.toggle("is-multi", is_multi())
+    q("game").classList.toggle("is-passing", S["passing"])
 
 
 async def start_game(options, seed=None):
@@ -1094,14 +1366,27 @@ async def start_game(options, seed=None):
                                "Shuffling as soon as the card engine has loaded\u2026")
     shown("practice-badge", bool(seed))  # known at once: a practice game is one with a seed
     request = {"difficulty": options["difficulty"], "target": options["target"],
-               "muggins": options["muggins"]}
+               "muggins": options["muggins"], "players": int(options.get("players", 2))}
+    if options.get("pass_and_play"):
+        request.update({"pass_and_play": True, "names": list(options.get("names") or [])})
     if seed:
         request["seed"] = seed
-    reply = await bridge.call("new_game", request)
+    try:
+        reply = await bridge.call("new_game", request)
+    except bridge.EngineError as error:
+        if error.kind != "bad_input" or not options.get("pass_and_play"):
+            raise
+        q("prompt").textContent = ""
+        q("setup-message").textContent = cap(error.message)  # a missing or doubled name
+        open_setup(S["game"] is not None)
+        return False
     q("prompt").textContent = ""
+    q("setup-message").textContent = ""
     close_setup()
+    apply_seating(request, reply)
     S["meta"] = {"difficulty": options["difficulty"], "practice": bool(reply["practice"]),
-                 "practice_seed": reply["practice_seed"], "recorded": False}
+                 "practice_seed": reply["practice_seed"], "recorded": False,
+                 "players": S["players"], "pass_and_play": S["passing"], "names": list(S["names"])}
     reset_table(options["target"])
     S["model"] = blank_model(reply["view"])
     take(reply)
@@ -1113,8 +1398,12 @@ async def resume_game(text, meta):
     """Put a saved game back on the table, checked by the engine first."""
     q("prompt").textContent = "Picking up your game where you left it\u2026"
     shown("practice-badge", bool((meta or {}).get("practice")))
+    meta = dict(meta or {})
+    request = {"game": text}
+    if meta.get("pass_and_play"):
+        request.update({"pass_and_play": True, "names": list(meta.get("names") or [])})
     try:
-        reply = await bridge.call("resume_game", {"game": text})
+        reply = await bridge.call("resume_game", request)
         q("prompt").textContent = ""
     except bridge.EngineError as error:
         if error.kind != "bad_input":
@@ -1123,7 +1412,8 @@ async def resume_game(text, meta):
         show_notices()
         await start_game(S["settings"])
         return True
-    meta = dict(meta or {})
+    apply_seating({"players": reply["view"]["players"], "pass_and_play": bool(request.get("pass_and_play")),
+                   "names": request.get("names")}, reply)
     if meta.get("difficulty") not in DIFFICULTY_WORDS:
         meta["difficulty"] = "easy"
     meta["practice"] = bool(reply["practice"])
@@ -1137,7 +1427,8 @@ async def resume_game(text, meta):
     S["awaiting"] = reply["awaiting"]
     S["result"] = reply.get("result")
     S["model"] = model_from_view(reply["view"])
-    board.set_scores(S["model"]["scores"], False)
+    hide_if_passing()
+    board.set_scores(board_scores(S["model"]["scores"]), False)
     render()
     announce("Welcome back: your game is as you left it.")
     return True
@@ -1201,6 +1492,14 @@ def url_options():
     difficulty = params.get("difficulty")
     if difficulty is not None and str(difficulty) in DIFFICULTY_WORDS:
         options["difficulty"] = str(difficulty)
+    players = params.get("players")
+    if players is not None and str(players) in ("2", "3", "4"):
+        options["players"] = int(str(players))
+    names = [params.get("name1"), params.get("name2")]
+    if str(params.get("pass")) in ("1", "true", "on", "yes"):
+        options["players"] = 2
+        options["pass_and_play"] = True
+        options["names"] = [str(n) if n is not None else "" for n in names]
     return options
 
 
@@ -1210,7 +1509,9 @@ async def begin():
     saved = store.load_game()
     meta = store.load_game_meta() if saved is not None else None
     if practice is not None:
-        if saved is not None and meta and meta.get("practice_seed") == practice["seed"]:
+        if (saved is not None and meta and meta.get("practice_seed") == practice["seed"]
+                and int(meta.get("players", 2)) == practice.get("players", 2)
+                and bool(meta.get("pass_and_play")) == bool(practice.get("pass_and_play"))):
             await flow(lambda: resume_game(saved, meta))
         else:
             await flow(lambda: start_game(practice, practice["seed"]))
@@ -1252,6 +1553,8 @@ def setup():
     bridge.on("#new-game-button", "click", on_new_game)
     bridge.on("#cancel-setup", "click", on_cancel_setup)
     bridge.on("#speed", "change", on_speed)
+    bridge.on("#pass-button", "click", on_pass)
+    bridge.on("#setup-table", "change", on_table_choice)
     bridge.on("#show-area", "mouseover", on_item_enter)
     bridge.on("#show-area", "focusin", on_item_enter)
     bridge.on("#show-area", "mouseout", on_item_leave)
