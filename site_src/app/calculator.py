@@ -96,24 +96,11 @@ class Tool:
 
     def set_message(self, text):
         """Show the engine's message under the input (empty text hides it)."""
-        self.message.textContent = text
-        self.message.classList.toggle("is-shown", bool(text))
-        if text:
-            self.input.setAttribute("aria-invalid", "true")
-        else:
-            self.input.removeAttribute("aria-invalid")
+        cardview.set_field_message(self.message, self.input, text)
 
     def set_state(self, state, note=None):
         """Mark the result box (empty, waiting, counting, done, error) and show a note or none."""
-        self.result.setAttribute("data-state", state)
-        if note is None:
-            show(self.note, False)
-        else:
-            self.note.textContent = note
-            show(self.note, True)
-        busy = state == "counting"
-        self.result.setAttribute("aria-busy", "true" if busy else "false")
-        self.output.classList.toggle("is-stale", busy or state == "error")
+        cardview.set_result_state(self.result, self.note, self.output, state, note)
         if state in ("empty", "waiting"):
             show(self.output, False)
 

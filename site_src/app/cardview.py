@@ -93,6 +93,29 @@ def show(node, visible):
         node.setAttribute("hidden", "")
 
 
+def set_field_message(box, field, text):
+    """Show a message under an input (empty text hides it) and mark the input invalid or not."""
+    box.textContent = text
+    box.classList.toggle("is-shown", bool(text))
+    if text:
+        field.setAttribute("aria-invalid", "true")
+    else:
+        field.removeAttribute("aria-invalid")
+
+
+def set_result_state(result, note_box, output, state, note=None):
+    """Mark a result box (empty, waiting, counting, done, error) and show a note or none."""
+    result.setAttribute("data-state", state)
+    if note is None:
+        show(note_box, False)
+    else:
+        note_box.textContent = note
+        show(note_box, True)
+    busy = state == "counting"
+    result.setAttribute("aria-busy", "true" if busy else "false")
+    output.classList.toggle("is-stale", busy or state == "error")
+
+
 def capitalised(text):
     """The text with its first letter in capitals (the engine's messages start in lower case)."""
     text = str(text)

@@ -42,23 +42,11 @@ class Checker:
 
     def set_message(self, text):
         """Show a message under the form (empty text hides it)."""
-        self.message.textContent = text
-        self.message.classList.toggle("is-shown", bool(text))
-        if text:
-            self.seed.setAttribute("aria-invalid", "true")
-        else:
-            self.seed.removeAttribute("aria-invalid")
+        cardview.set_field_message(self.message, self.seed, text)
 
     def set_state(self, state, note=None):
         """Mark the result box (empty, counting, done, error) and show a note or none."""
-        self.result.setAttribute("data-state", state)
-        self.result.setAttribute("aria-busy", "true" if state == "counting" else "false")
-        if note is None:
-            show(self.note, False)
-        else:
-            self.note.textContent = note
-            show(self.note, True)
-        self.output.classList.toggle("is-stale", state in ("counting", "error"))
+        cardview.set_result_state(self.result, self.note, self.output, state, note)
 
     def submitted(self, event):
         """The form was sent: check what it holds."""
