@@ -339,3 +339,145 @@ def test_table_doctests():
 
     outcome = doctest.testmod(table)
     assert outcome.failed == 0 and outcome.attempted > 0
+
+
+# --------------------------------------------------------------------------------------------
+# Three and four players, pass and play, and the seat a reply is for
+
+
+def unseen_by(result: dict) -> set[int]:
+    """The cards the reply's seat must not see now: other seats' hands, their discards and the
+    dealt crib card until the crib is shown, and the starter until it is turned."""
+    data = json.loads(result["game"])
+    hand, seat, n = data["hand"], result["view"]["seat"], data["players"]
+    unseen = {c for s in range(n) if s != seat for c in hand["held"][s]}
+    deal = fairdeal.deal(hand["seed"], n, hand["dealer"])
+    if result["view"]["crib"] is None:
+        unseen.update(c for s in range(n) if s != seat for c in (hand["discards"][s] or []))
+        unseen.update(int(c) for c in deal.crib)
+    if hand["starter"] is None:
+        unseen.add(int(deal.starter))
+    return unseen
+
+
+def assert_seat_sees_only_its_own(result: dict) -> None:
+    """Neither the view nor this hand's events name a card the reply's seat cannot see."""
+    if result["view"]["is_over"]:
+        return
+    events = result["events"]
+    deals = [i for i, e in enumerate(events) if e["type"] == "deal"]
+    this_hand = events[deals[-1]:] if deals else events
+    unseen = unseen_by(result)
+    assert not unseen & table.view_cards(result["view"])
+    assert not unseen & table.event_cards(this_hand)
+    held = json.loads(result["game"])["hand"]["held"]
+    assert sorted(result["view"]["hand"]) == sorted(held[result["view"]["seat"]])
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_new_game_for_three_and_four_players_has_the_table_fields(players):
+    result = ok("new_game", {"players": players, "seed": f"multi-{players}", "target": 61})
+    assert result["players"] == players and result["seat"] == 0
+    assert result["humans"] == [0] and result["pass_and_play"] is False
+    assert len(result["names"]) == players and result["names"][0] == "You"
+    view = result["view"]
+    assert view["players"] == players and view["seat"] == 0
+    assert len(view["hand"]) == 5 and view["hand_sizes"] == [5] * players
+    assert result["awaiting"] == "discard" and result["to_act"] == 0
+    assert all(len(a["cards"]) == 1 for a in view["legal_actions"])
+    hands = [e for e in result["events"] if e["type"] == "hand"]
+    assert len(hands) == 1 and hands[0]["seat"] == 0  # only the person's own dealt hand
+    assert_seat_sees_only_its_own(result)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_whole_multi_player_game_through_the_endpoints(players):
+    result = ok("new_game", {"players": players, "seed": f"whole-{players}", "target": 61})
+    final, events = play_out(result, check=assert_seat_sees_only_its_own)
+    view = final["view"]
+    assert view["is_over"] and final["awaiting"] == "over" and final["to_act"] is None
+    assert max(view["scores"]) >= 61 and final["result"]["winner"] == view["winner"]
+    if players == 4:
+        assert view["scores"][0] == view["scores"][2] and view["scores"][1] == view["scores"][3]
+    totals = [0] * (2 if players == 4 else players)
+    for e in events:
+        if e["type"] == "score":
+            side = e["seat"] % 2 if players == 4 else e["seat"]
+            totals[side] += e["points"]
+            assert e["total"] == totals[side]
+    assert [totals[s % 2 if players == 4 else s] for s in range(players)] == view["scores"]
+    assert ok("resume_game", {"game": final["game"]})["view"] == view
+
+
+def test_pass_and_play_each_reply_carries_only_the_acting_persons_hand():
+    names = ["<b>Ann</b> & co", "Bob"]
+    base = {"pass_and_play": True, "names": names}
+    result = ok("new_game", {**base, "seed": "pass", "target": 61})
+    assert result["pass_and_play"] is True and result["humans"] == [0, 1]
+    assert result["names"] == names  # data, returned as given; the page escapes what it shows
+    person = get_player("easy", seed="both")
+    said = []
+    for _ in range(3000):
+        assert result["awaiting"] != "computer"
+        assert not any(e["type"] == "hand" or "visible_to" in e for e in result["events"])
+        assert_seat_sees_only_its_own(result)
+        said += [e["say"] for e in result["events"]]
+        if result["awaiting"] == "over":
+            break
+        seat = result["to_act"]
+        if result["seat"] != seat:  # the device is handed over: the next person's own view
+            result = ok("resume_game", {**base, "game": result["game"], "seat": seat})
+            assert result["seat"] == seat and result["view"]["seat"] == seat
+            assert_seat_sees_only_its_own(result)
+        result = ok("act", {**base, "game": result["game"], "seat": seat,
+                            "action": person_action(result, person)})
+        assert result["seat"] == seat
+    else:
+        raise AssertionError("the game did not end")
+    assert any("<b>Ann</b> & co" in text for text in said)
+    assert names[final_winner(result)] in result["result"]["title"]
+
+
+def final_winner(result: dict) -> int:
+    return result["view"]["winner"]
+
+
+@pytest.mark.parametrize("names", [
+    [], ["Ann"], ["Ann", "Bob", "Cy"], "Ann and Bob", None, ["", "Bob"], ["Ann", "   "],
+    [7, "Bob"], ["x" * 21, "Bob"], ["Ann", "Ann"], ["Ann", " ANN "],
+])
+def test_pass_and_play_refuses_bad_names(names):
+    request = {"pass_and_play": True, "seed": "names"}
+    if names is not None:
+        request["names"] = names
+    assert refused("new_game", request)
+
+
+def test_pass_and_play_names_are_checked_on_every_call_and_only_for_two_players():
+    good = {"pass_and_play": True, "names": ["Ann", "Bob"]}
+    result = ok("new_game", {**good, "seed": "names-2"})
+    assert "two-player" in refused("new_game", {**good, "players": 3})
+    assert refused("resume_game", {"game": result["game"], "pass_and_play": True, "names": ["Ann", "Ann"]})
+    assert refused("new_game", {**good, "pass_and_play": "yes"})
+    long_ok = ok("new_game", {"pass_and_play": True, "names": ["x" * 20, "Bob"]})
+    assert long_ok["names"][0] == "x" * 20
+
+
+@pytest.mark.parametrize("request_extra", [
+    {"players": 3, "seat": 1}, {"players": 4, "seat": 2}, {"players": 2, "seat": 1},
+    {"players": 4, "seat": 4}, {"players": 3, "seat": -1}, {"players": 3, "seat": "0"},
+    {"players": 4, "seat": True}, {"players": 2, "seat": 0.0},
+    {"pass_and_play": True, "names": ["Ann", "Bob"], "seat": 2},
+])
+def test_a_seat_that_is_not_a_persons_is_refused(request_extra):
+    message = refused("new_game", {"seed": "seat", **request_extra})
+    assert "not a person's seat" in message
+
+
+def test_resume_and_act_refuse_a_computers_seat():
+    result = ok("new_game", {"players": 4, "seed": "seat-2"})
+    for seat in (1, 2, 3):
+        assert "not a person's seat" in refused("resume_game", {"game": result["game"], "seat": seat})
+        action = {"type": "discard", "cards": result["view"]["hand"][:1]}
+        assert "not a person's seat" in refused("act", {"game": result["game"], "seat": seat, "action": action})
+    assert ok("resume_game", {"game": result["game"], "seat": 0})["view"] == result["view"]
