@@ -7,12 +7,18 @@ default https://cribbage.example).
 Pages are Markdown with YAML front matter (see README.md). A line holding only
 ``<!-- data:NAME -->`` is replaced by the HTML of the data provider NAME; a provider is one
 function decorated with ``@provider`` below, returning an HTML string computed from the engine.
+
+Every page gets a Content-Security-Policy <meta> (CSP_STATIC, plus CSP_PYTHON_EXTRA where
+PyScript can start). The build also writes the web app manifest and its icons, the offline
+service worker sw.js (its cache named after a hash of the build), a trimmed python_stdlib.zip
+(STDLIB_KEEP plus whatever the engine imports), and a .gz twin of every text or wasm file.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import math
 import os
 import re
 import shutil
@@ -44,7 +50,7 @@ SITE_NAME = "Cribbage"
 SITE_TAGLINE = "Free cribbage in your browser"
 LANGUAGE = "en"
 
-PAGE_TEMPLATES = ("page", "game", "calculator")
+PAGE_TEMPLATES = ("page", "game", "calculator", "verifier")
 FRONT_MATTER_KEYS = {
     "title", "h1", "description", "slug", "nav", "nav_order", "template", "updated", "faq",
 }
@@ -407,11 +413,12 @@ def discard_table() -> str:
     legend = "".join(
         f'<li><span class="swatch" style="background-color:{colour(m)}"></span>{m:.1f}</li>' for m in marks
     )
+    caption = ("Average crib points from two cards thrown, by rank: find one card's rank in the "
+               "rows and the other's in the columns")
     return (
         '<figure class="data-figure discard-table">'
-        '<div class="table-wrap"><table class="numeric data-table">'
-        "<caption>Average crib points from two cards thrown, by rank: find one card's rank in the "
-        "rows and the other's in the columns</caption>"
+        f'{table_wrap(caption)}<table class="numeric data-table">'
+        f"<caption>{html.escape(caption)}</caption>"
         f'<thead><tr><th scope="col">Ranks</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
         f'<ul class="chart-legend" aria-label="Colour key, from the cheapest throw to the richest">{legend}</ul>'
         f"<figcaption>Each figure is the exact average over all {analysis.CRIB_DEALS:,} cribs the throw "
@@ -743,17 +750,24 @@ def vendor_runtime(out: Path, node_modules: Path = NODE_MODULES) -> None:
         if not src.is_dir():
             raise BuildError(f"{src} is missing: run `npm ci` (or `make deps`) to install the browser runtime")
         if files is None:
-            rels = copy_tree(src, out / "runtime" / name, keep=lambda p: p.suffix != ".map")
+            rels = copy_tree(src, out / "runtime" / name, keep=lambda p, n=name: not is_unused_runtime_file(n, p))
             wanted.update(Path(name) / rel for rel in rels)
+            check_runtime_imports(out / "runtime" / name)
             continue
         for file in files:
             if not (src / file).is_file():
                 raise BuildError(f"{src / file} is missing: the installed package does not match package.json")
-            copy_if_changed(src / file, out / "runtime" / name / file)
+            derive = RUNTIME_DERIVED.get(f"{name}/{file}")
+            if derive:
+                write_derived(src / file, out / "runtime" / name / file, derive)
+            else:
+                copy_if_changed(src / file, out / "runtime" / name / file)
             wanted.add(Path(name) / file)
     runtime = out / "runtime"
     for path in sorted(runtime.rglob("*"), reverse=True):  # drop files a previous version left
-        if path.is_file() and path.relative_to(runtime) not in wanted:
+        rel = path.relative_to(runtime)
+        twin_of_wanted = path.suffix in COMPRESSED_SUFFIXES and rel.with_suffix("") in wanted
+        if path.is_file() and rel not in wanted and not twin_of_wanted:
             path.unlink()
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
@@ -806,6 +820,494 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
     (out / "app" / UI_CONFIG).write_text("\n".join(ui) + "\n", encoding="utf-8")
     (out / "app" / ENGINE_CONFIG).write_text("\n".join(worker) + "\n", encoding="utf-8")
     return {"engine": engine_paths, "app": [str(rel) for rel in app_files]}
+
+
+# --- security: every page's Content-Security-Policy ------------------------------------------
+
+CSP_STATIC = {
+    "default-src": ("'none'",),
+    "script-src": ("'self'",),
+    "style-src": ("'self'",),
+    "img-src": ("'self'",),
+    "manifest-src": ("'self'",),
+    "worker-src": ("'self'",),  # the offline service worker, /sw.js
+    "base-uri": ("'none'",),
+    "form-action": ("'self'",),
+}
+"""The policy of a page that runs no Python: only the site's own files, nothing inline, no eval."""
+
+CSP_PYTHON_EXTRA = {
+    # PyScript 0.7 compiles its plugin hooks with Function() on the page and again in the worker;
+    # 'unsafe-eval' also covers compiling WebAssembly (MicroPython, Pyodide).
+    "script-src": ("'unsafe-eval'",),
+    "connect-src": ("'self'",),  # fetch() of the configs, .py files, wasm and the stdlib zip
+    "worker-src": ("blob:",),  # PyScript starts the engine's worker from a blob: URL
+}
+"""What a page that runs Python (PyScript, MicroPython, the Pyodide worker) needs on top."""
+
+CSP_META_RE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+CHARSET_META = '<meta charset="utf-8">'
+RUNS_PYTHON_RE = re.compile(r'<script\b[^>]*\stype="(?:mpy|py)"|/pyscript/core\.js"|/python-on-demand\.js"')
+STYLE_ATTR_RE = re.compile(r'<[a-zA-Z][^>]*?\sstyle="([^"]*)"')
+
+
+def runs_python(page_html: str) -> bool:
+    """True if the page starts PyScript, at once or on demand (static/python-on-demand.js)."""
+    return bool(RUNS_PYTHON_RE.search(page_html))
+
+
+def csp_hash(text: str) -> str:
+    """A CSP source expression for exactly this inline text."""
+    import base64
+    import hashlib
+
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def content_security_policy(page_html: str) -> str:
+    """The policy for one rendered page: CSP_STATIC, plus CSP_PYTHON_EXTRA if it runs Python.
+
+    Inline style="" attributes (which the policy would block) are allowed one by one by hash.
+    """
+    policy = {name: list(sources) for name, sources in CSP_STATIC.items()}
+    if runs_python(page_html):
+        for name, sources in CSP_PYTHON_EXTRA.items():
+            policy.setdefault(name, []).extend(sources)
+    styles = sorted({html.unescape(value) for value in STYLE_ATTR_RE.findall(page_html)})
+    if styles:
+        policy["style-src-attr"] = ["'unsafe-hashes'", *(csp_hash(style) for style in styles)]
+    return "; ".join(f"{name} {' '.join(sources)}" for name, sources in policy.items())
+
+
+def with_csp(page_html: str, where: str) -> str:
+    """The page with its Content-Security-Policy <meta> first in <head>, right after the charset."""
+    if CSP_META_RE.search(page_html):
+        raise BuildError(f"{where}: has its own Content-Security-Policy; build.py writes it")
+    if CHARSET_META not in page_html:
+        raise BuildError(f"{where}: needs {CHARSET_META} first in <head> (the policy follows it)")
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(page_html)}">'
+    return page_html.replace(CHARSET_META, f"{CHARSET_META}\n{meta}", 1)
+
+
+# --- load budget: a trimmed standard library, an empty package lock, unused chunks left out ---
+
+STDLIB_KEEP = (
+    # What Pyodide's start-up and PyScript's worker load (measured in Pyodide 314.0.2: every
+    # module in sys.modules once the engine worker has started and run every endpoint).
+    "__future__", "_colorize", "_opcode_metadata", "_py_warnings", "_pyodide", "_ssl", "_weakrefset",
+    "annotationlib", "ast", "asyncio", "base64", "bisect", "bz2", "codeop", "collections", "compression",
+    "concurrent.futures", "contextlib", "contextvars", "copy", "copyreg", "dataclasses", "dis", "enum",
+    "fnmatch", "functools", "glob", "hashlib", "heapq", "hmac", "html", "importlib", "inspect", "json",
+    "keyword", "linecache", "locale", "logging", "lzma", "opcode", "operator", "pathlib", "pkgutil",
+    "pyodide", "random", "re", "reprlib", "secrets", "selectors", "shutil", "signal", "socket", "ssl",
+    "string", "struct", "subprocess", "tempfile", "textwrap", "threading", "token", "tokenize",
+    "traceback", "types", "typing", "warnings", "weakref", "zipfile",
+    # The text codecs anything is likely to ask for (the full set is 317 kB of tables).
+    "encodings.__init__", "encodings.aliases", "encodings.utf_8", "encodings.utf_8_sig", "encodings.ascii",
+    "encodings.latin_1", "encodings.cp437", "encodings.raw_unicode_escape", "encodings.unicode_escape",
+)
+"""Standard-library modules (a package means all of it) the browser's python_stdlib.zip keeps.
+The engine's own imports are added to these by ``stdlib_keep`` whatever this list says. Modules
+frozen into the interpreter (os, io, abc, codecs, stat, posixpath, site ...) need no source."""
+
+STDLIB_DROP = (
+    "asyncio.__main__", "asyncio.windows_events", "asyncio.windows_utils", "concurrent.futures.process",
+    "concurrent.futures.interpreter", "html.parser", "importlib.metadata", "importlib.resources",
+    "json.__main__", "json.tool", "logging.config", "logging.handlers", "pyodide.console", "zipfile.__main__",
+)
+"""Parts of kept packages that nothing in the browser uses."""
+
+STDLIB_NOT_IN_BROWSER = {"multiprocessing", "argparse"}
+"""Engine imports that only its command line uses (engine/__main__.py, engine.match's parallel runs)."""
+
+ENGINE_CLI = "__main__.py"
+IMPORT_RE = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w., \t]*))", re.M)
+
+PYSCRIPT_UNUSED = (
+    "codemirror*.js", "index.js",  # the code editor of <script type="py-editor">
+    "xterm*", "mpy.js", "py.js",  # the terminal of <script terminal>
+    "pyodide_graph.js",  # resolving `packages = [...]` of a config
+    "zip.js",  # unpacking .zip and .whl entries of a config's [files]
+    "storage.js",  # pyscript.storage (IndexedDB)
+    "service-worker.js",  # the service-worker fallback of sync calls (sync_main_only skips it)
+    "core.css",  # styles of the editor and terminal
+)
+"""PyScript files (chunk names without their hash) the site never loads: the features they
+serve are unused (tests/build/test_built_budget.py checks that no page or config uses them)."""
+
+CHUNK_HASH_RE = re.compile(r"-[A-Za-z0-9_-]{8}(?=\.js$)")
+STATIC_IMPORT_RE = re.compile(r"""(?:\bfrom|\bimport)\s*["'](\./[^"']+)["']""")
+
+
+def chunk_name(file_name: str) -> str:
+    """A bundler chunk's name without its content hash: "core-C9KDLldu.js" -> "core.js"."""
+    return CHUNK_HASH_RE.sub("", file_name)
+
+
+def is_unused_runtime_file(package: str, path: Path) -> bool:
+    """True for vendored files the site never loads (source maps, unused PyScript chunks)."""
+    if path.suffix == ".map":
+        return True
+    from fnmatch import fnmatch
+
+    return package == "pyscript" and any(fnmatch(chunk_name(path.name), pattern) for pattern in PYSCRIPT_UNUSED)
+
+
+def check_runtime_imports(folder: Path) -> None:
+    """Every static import of a kept PyScript chunk must be kept too (dynamic ones are lazy)."""
+    for path in sorted(folder.glob("*.js")):
+        for target in STATIC_IMPORT_RE.findall(path.read_text(encoding="utf-8")):
+            if not (folder / target).is_file():
+                raise BuildError(f"runtime/{folder.name}/{path.name} imports {target}, which PYSCRIPT_UNUSED "
+                                 "leaves out of the build")
+
+
+def imported_modules(source: str) -> set[str]:
+    """Absolute module names a Python source imports anywhere (functions included)."""
+    names = set()
+    for from_name, import_names in IMPORT_RE.findall(source):
+        if from_name:
+            names.add(from_name)
+        else:
+            for part in import_names.split(","):
+                words = part.split()
+                if words:
+                    names.add(words[0])
+    return names
+
+
+def stdlib_entry_names(module: str, names: set[str]) -> set[str]:
+    """The zip entries that hold ``module`` (all of a package), or an empty set."""
+    path = module.replace(".", "/")
+    if f"{path}.py" in names:
+        return {f"{path}.py"}
+    return {name for name in names if name.startswith(path + "/")}
+
+
+def engine_imports(engine_dir: Path = ENGINE_DIR) -> set[str]:
+    """Modules outside the engine that its browser-side code imports (the command line's aside)."""
+    wanted = set()
+    for path in sorted(engine_dir.rglob("*.py")):
+        if path.name != ENGINE_CLI:
+            wanted |= {m for m in imported_modules(path.read_text(encoding="utf-8"))
+                       if m.split(".")[0] not in STDLIB_NOT_IN_BROWSER and m.split(".")[0] != "engine"}
+    return wanted
+
+
+def stdlib_keep(names: set[str], read: Callable[[str], str], engine_dir: Path = ENGINE_DIR) -> set[str]:
+    """Entries of python_stdlib.zip to keep: STDLIB_KEEP, less STDLIB_DROP, plus every module the
+    engine imports and, for those, whatever they import in turn (found in their sources)."""
+    keep: set[str] = set()
+    for module in STDLIB_KEEP:
+        found = stdlib_entry_names(module, names)
+        if not found:
+            raise BuildError(f"python_stdlib.zip has no module {module!r}: update build.STDLIB_KEEP "
+                             "for this Pyodide version")
+        keep |= found
+    dropped = set().union(*(stdlib_entry_names(module, names) for module in STDLIB_DROP))
+    keep -= dropped
+    wanted = engine_imports(engine_dir)
+    seen: set[str] = set()
+    while wanted:
+        module = wanted.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        found = stdlib_entry_names(module, names) or stdlib_entry_names(module.rsplit(".", 1)[0], names)
+        for entry in sorted(found - keep - dropped):  # not yet kept: keep it and follow its imports
+            keep.add(entry)
+            if entry.endswith(".py"):
+                wanted |= imported_modules(read(entry)) - seen
+    for entry in list(keep):  # the packages that hold what is kept
+        parts = entry.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            keep |= {f"{folder}/", f"{folder}/__init__.py"} & names
+    return keep
+
+
+def trimmed_stdlib(source: Path, current: Path) -> bytes | None:
+    """python_stdlib.zip with only the entries ``stdlib_keep`` selects (same order, same dates),
+    or None when ``current`` was made from the same inputs (its zip comment records them)."""
+    import hashlib
+    import io
+    import zipfile
+
+    stamp = hashlib.sha256(repr((STDLIB_KEEP, STDLIB_DROP, sorted(engine_imports()), sorted(STDLIB_NOT_IN_BROWSER),
+                                 source.stat().st_size, int(source.stat().st_mtime))).encode()).hexdigest()
+    comment = f"trimmed by build.py {stamp}".encode()
+    if current.is_file():
+        try:
+            with zipfile.ZipFile(current) as existing:
+                if existing.comment == comment:
+                    return None
+        except zipfile.BadZipFile:
+            pass
+    out = io.BytesIO()
+    with zipfile.ZipFile(source) as full, zipfile.ZipFile(out, "w") as trimmed:
+        names = set(full.namelist())
+        keep = stdlib_keep(names, lambda name: full.read(name).decode("utf-8", "replace"))
+        for info in full.infolist():
+            if info.filename in keep:
+                trimmed.writestr(info, full.read(info), compress_type=info.compress_type, compresslevel=9)
+        trimmed.comment = comment
+    return out.getvalue()
+
+
+def empty_package_lock(source: Path, current: Path) -> bytes:
+    """pyodide-lock.json listing no packages: the site loads none (its Python is stdlib-only)."""
+    lock = json.loads(source.read_text(encoding="utf-8"))
+    return (json.dumps({"info": lock["info"], "packages": {}}, separators=(",", ":")) + "\n").encode()
+
+
+def write_derived(source: Path, target: Path, derive: Callable[[Path, Path], bytes | None]) -> None:
+    """Write ``derive(source, target)`` to ``target`` unless it is None or already there."""
+    data = derive(source, target)
+    if data is not None and not (target.is_file() and target.read_bytes() == data):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+COMPRESS_SUFFIXES = {".html", ".css", ".js", ".mjs", ".json", ".toml", ".py", ".svg", ".xml", ".txt",
+                     ".wasm", ".webmanifest"}
+COMPRESS_MIN_BYTES = 1024
+COMPRESS_MAX_RATIO = 0.9
+"""Text and wasm files above 1 kB get a .gz twin (kept only if it saves at least 10 %)."""
+
+
+def write_compressed(out: Path) -> list[Path]:
+    """A gzip twin (file.gz, best compression, no time stamp) of every file in COMPRESS_SUFFIXES
+    above COMPRESS_MIN_BYTES, for static hosts (and ``--serve``) to send as Content-Encoding: gzip.
+
+    A vendored runtime file's twin is remade only when the file changed (the twin carries the
+    file's time and size); the others are remade every build."""
+    import gzip
+
+    written = []
+    for path in sorted(out.rglob("*")):
+        if not path.is_file() or path.suffix not in COMPRESS_SUFFIXES:
+            continue
+        twin = path.with_name(path.name + ".gz")
+        stat = path.stat()
+        if stat.st_size < COMPRESS_MIN_BYTES:
+            twin.unlink(missing_ok=True)
+            continue
+        vendored = path.relative_to(out).parts[0] == "runtime"  # rewritten files are always redone
+        if vendored and twin.is_file() and int(twin.stat().st_mtime) == int(stat.st_mtime):
+            with twin.open("rb") as stream:  # gzip's trailer holds the original size
+                stream.seek(-4, os.SEEK_END)
+                if int.from_bytes(stream.read(4), "little") == stat.st_size % (1 << 32):
+                    written.append(twin)
+                    continue
+        data = gzip.compress(path.read_bytes(), compresslevel=9, mtime=0)
+        if len(data) > stat.st_size * COMPRESS_MAX_RATIO:
+            twin.unlink(missing_ok=True)
+            continue
+        replace_file(twin, data)
+        os.utime(twin, (stat.st_atime, stat.st_mtime))
+        written.append(twin)
+    return written
+
+
+CORE_SCRIPT_RE = re.compile(r'<script type="module" src="([^"]*)runtime/pyscript/core\.js"></script>\n?')
+
+
+def runtime_preloads(node_modules: Path = NODE_MODULES) -> list[str]:
+    """<link> tags (paths from the site root) that start the main thread's runtime downloads as
+    soon as the page's <head> is read, instead of one after the other as each file asks for the
+    next: PyScript's core chunk, then MicroPython and its wasm. (The Pyodide files are fetched
+    by the engine's worker, which cannot use a page's preloads: preloading them would fetch
+    them twice.)"""
+    core = (node_modules / "@pyscript/core/dist/core.js").read_text(encoding="utf-8")
+    chunk = re.search(r'from\s*"\./(core-[^"]+\.js)"', core)
+    links = [f'<link rel="modulepreload" href="runtime/pyscript/{chunk.group(1)}">'] if chunk else []
+    links += [
+        '<link rel="modulepreload" href="runtime/micropython/micropython.mjs">',
+        '<link rel="preload" href="runtime/micropython/micropython.wasm" as="fetch" type="application/wasm" '
+        "crossorigin>",
+    ]
+    return links
+
+
+def with_preloads(page_html: str, preloads: list[str]) -> str:
+    """A page that loads PyScript in its <head> also preloads the runtime (see runtime_preloads)."""
+    match = CORE_SCRIPT_RE.search(page_html)
+    if not match:
+        return page_html
+    prefix = match.group(1)
+    tags = "".join(tag.replace('href="', f'href="{prefix}', 1) + "\n" for tag in preloads)
+    return page_html[:match.end()] + tags + page_html[match.end():]
+
+
+RUNTIME_DERIVED = {
+    "pyodide/python_stdlib.zip": trimmed_stdlib,
+    "pyodide/pyodide-lock.json": empty_package_lock,
+}
+"""Runtime files written from their node_modules original rather than copied as they are."""
+
+
+# --- offline: the web app manifest, its icons and the service worker --------------------------
+
+SERVICE_WORKER_TEMPLATE = SITE_SRC / "sw.js"
+SERVICE_WORKER = "sw.js"
+MANIFEST = "manifest.webmanifest"
+THEME_COLOUR = "#1d5c3a"
+BACKGROUND_COLOUR = "#f7f6f1"
+PNG_ICONS = {"icon-180.png": (180, True), "icon-192.png": (192, False), "icon-512.png": (512, False),
+             "icon-maskable-512.png": (512, True)}
+"""PNG icons drawn at build time into static/: file name -> (size in pixels, full-bleed). The
+180-pixel one is the apple-touch-icon (iOS rounds its corners itself, so it has none).
+"""
+PRECACHE_FOLDERS = ("static", "app", "engine", "runtime", "downloads")
+COMPRESSED_SUFFIXES = (".gz", ".br")
+
+
+def draw_icon(size: int, maskable: bool = False) -> bytes:
+    """static/logo.svg's design as a PNG (Pillow, which fpdf2 already needs, draws it)."""
+    from io import BytesIO
+
+    from PIL import Image, ImageDraw
+
+    if maskable:  # a full-bleed background, the logo inside the central safe zone (80 %)
+        inner = Image.open(BytesIO(draw_icon(round(size * 0.8)))).convert("RGBA")
+        image = Image.new("RGBA", (size, size), THEME_COLOUR)
+        image.alpha_composite(inner, ((size - inner.width) // 2, (size - inner.height) // 2))
+        out = BytesIO()
+        image.convert("RGB").quantize(colors=256).save(out, "PNG", optimize=True)  # a palette: a third the size
+        return out.getvalue()
+    big = size * 4  # drawn four times over, then scaled down: smooth edges
+    u = big / 64  # one unit of the logo's 64 x 64 viewBox
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle([0, 0, big - 1, big - 1], radius=14 * u, fill=THEME_COLOUR)
+    draw.rounded_rectangle([6 * u, 6 * u, 58 * u, 58 * u], radius=10 * u, outline="#b07d1e",
+                           width=round(2.5 * u))
+    turn = math.radians(-10)  # the card is drawn turned as in the logo: rotate(-10 32 32)
+
+    def turned(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        return [((32 + (x - 32) * math.cos(turn) - (y - 32) * math.sin(turn)) * u,
+                 (32 + (x - 32) * math.sin(turn) + (y - 32) * math.cos(turn)) * u) for x, y in points]
+
+    draw.polygon(turned(rounded_rectangle_outline(18, 12, 46, 52, 4.5)), fill="#fffdf8", outline="#c9c6ba",
+                 width=round(u))
+    draw.polygon(turned(heart_outline()), fill="#c0262d")
+    for cx, cy in ((13, 51), (51, 13)):
+        draw.ellipse([(cx - 2.4) * u, (cy - 2.4) * u, (cx + 2.4) * u, (cy + 2.4) * u], fill="#f6e7c4")
+    out = BytesIO()
+    small = image.resize((size, size), Image.LANCZOS)
+    small.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def rounded_rectangle_outline(left: float, top: float, right: float, bottom: float, radius: float,
+                              steps: int = 12) -> list[tuple[float, float]]:
+    """Points around a rectangle with rounded corners, clockwise from the top left corner."""
+    corners = ((right - radius, top + radius, -90), (right - radius, bottom - radius, 0),
+               (left + radius, bottom - radius, 90), (left + radius, top + radius, 180))
+    return [(cx + radius * math.cos(math.radians(start + 90 * i / steps)),
+             cy + radius * math.sin(math.radians(start + 90 * i / steps)))
+            for cx, cy, start in corners for i in range(steps + 1)]
+
+
+def heart_outline(steps: int = 24) -> list[tuple[float, float]]:
+    """Points along the heart of static/logo.svg (a start point and relative cubic curves)."""
+    numbers = [float(n) for n in re.findall(r"-?\d*\.?\d+", "32 42 -7 -5.2 -10.5 -8.6 -10.5 -12.6 0 -3 2.3 "
+               "-5.1 5 -5.1 2.3 0 4.3 1.4 5.5 3.4 1.2 -2 3.2 -3.4 5.5 -3.4 2.7 0 5 2.1 5 5.1 0 4 -3.5 7.4 -10.5 12.6")]
+    x, y = numbers[0], numbers[1]
+    points = [(x, y)]
+    for i in range(2, len(numbers), 6):
+        c = numbers[i:i + 6]
+        p1, p2, p3 = (x + c[0], y + c[1]), (x + c[2], y + c[3]), (x + c[4], y + c[5])
+        for step in range(1, steps + 1):
+            t = step / steps
+            a, b, d, e = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t ** 2, t ** 3
+            points.append((a * x + b * p1[0] + d * p2[0] + e * p3[0], a * y + b * p1[1] + d * p2[1] + e * p3[1]))
+        x, y = p3
+    return points
+
+
+def write_manifest(out: Path) -> None:
+    """manifest.webmanifest (so phones can install the site) and the PNG icons it lists."""
+    for name, (size, maskable) in PNG_ICONS.items():
+        (out / "static" / name).write_bytes(draw_icon(size, maskable))
+    icons = [{"src": "static/logo.svg", "sizes": "any", "type": "image/svg+xml"}]
+    icons += [
+        {"src": f"static/{name}", "sizes": f"{size}x{size}", "type": "image/png",
+         **({"purpose": "maskable"} if maskable else {})}
+        for name, (size, maskable) in PNG_ICONS.items() if size >= 192
+    ]
+    manifest = {
+        "id": "./",
+        "name": f"{SITE_NAME}: {SITE_TAGLINE.lower()}",
+        "short_name": SITE_NAME,
+        "description": f"{SITE_TAGLINE}: play against the computer, count hands and learn the rules, "
+                       "even offline.",
+        "lang": LANGUAGE,
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "orientation": "any",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "categories": ["games", "entertainment"],
+        "icons": icons,
+    }
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def precache_list(out: Path, pages: list[Page]) -> list[str]:
+    """What the service worker stores on install: every page, the manifest and every file under
+    PRECACHE_FOLDERS (the runtime included), as URLs relative to the site's root."""
+    urls = [page.path or "./" for page in sorted(pages, key=lambda p: (p.slug != "index", p.slug))]
+    urls += ["404.html", MANIFEST]
+    for folder in PRECACHE_FOLDERS:
+        urls += sorted(
+            path.relative_to(out).as_posix() for path in (out / folder).rglob("*")
+            if path.is_file() and path.suffix not in COMPRESSED_SUFFIXES
+        )
+    return urls
+
+
+def site_digest(out: Path, extra: bytes = b"") -> str:
+    """A hash of every built file (names and bytes), service worker and compressed twins aside."""
+    import hashlib
+
+    digest = hashlib.sha256(extra)
+    for path in sorted(out.rglob("*")):
+        name = path.relative_to(out).as_posix()
+        if path.is_file() and name not in (SERVICE_WORKER, OUT_MARKER) and path.suffix not in COMPRESSED_SUFFIXES:
+            digest.update(name.encode() + b"\0")
+            with path.open("rb") as stream:
+                while chunk := stream.read(1 << 20):
+                    digest.update(chunk)
+            digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def write_service_worker(out: Path, pages: list[Page]) -> str:
+    """dist/sw.js from site_src/sw.js, its cache named after the build's content; returns the name."""
+    template = SERVICE_WORKER_TEMPLATE.read_text(encoding="utf-8")
+    for marker in ("__CACHE_VERSION__", "__PRECACHE__"):
+        if marker not in template:
+            raise BuildError(f"{SERVICE_WORKER_TEMPLATE}: {marker} is missing")
+    urls = precache_list(out, pages)
+    missing = [url for url in urls if not (out / (url if not url.endswith("/") else url + "index.html")).is_file()
+               and url != "./"]
+    if missing:
+        raise BuildError(f"the service worker would precache missing files: {', '.join(missing)}")
+    version = site_digest(out, template.encode())[:16]
+    text = template.replace("__CACHE_VERSION__", version).replace("__PRECACHE__", json.dumps(urls, indent=1))
+    for suffix in COMPRESSED_SUFFIXES:  # a twin of the last worker would now be stale
+        (out / (SERVICE_WORKER + suffix)).unlink(missing_ok=True)
+    replace_file(out / SERVICE_WORKER, text.encode("utf-8"))
+    return "cribbage-" + version
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write ``path`` whole in one step (a new file renamed over the old one, never half-written)."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
 
 
 # --- the build -------------------------------------------------------------------------------
@@ -866,6 +1368,7 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     header_nav, footer_nav = nav_links(pages)
     site = {"name": SITE_NAME, "tagline": SITE_TAGLINE, "url": base_url, "lang": LANGUAGE}
 
+    preloads = runtime_preloads()
     # Render everything before touching out_dir, so a failing build leaves the last good one.
     rendered: dict[str, str] = {}
     for page in pages:
@@ -877,7 +1380,8 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
             )
         except jinja2.TemplateError as error:
             raise BuildError(f"{page.source}: template {page.template}.html: {type(error).__name__}: {error}") from None
-        rendered[page.output] = links.rewrite(text, page.depth, page.output)
+        text = with_preloads(links.rewrite(text, page.depth, page.output), preloads)
+        rendered[page.output] = with_csp(text, page.output)
 
     # 404.html is served at any missing address, so its links stay root-relative (from SITE_URL's path).
     base_path = urlsplit(base_url).path.rstrip("/")
@@ -894,6 +1398,7 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
             lambda m: m.group(1) + (base_path + m.group(2) if is_root_relative(m.group(2)) else m.group(2)) + m.group(3),
             not_found,
         )
+    not_found = with_csp(not_found, "404.html")
     ids = {page.slug: set(ID_RE.findall(rendered[page.output])) for page in pages}
     for where, slug, fragment in links.anchors:
         if fragment not in ids[slug]:
@@ -914,10 +1419,13 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     (out / "404.html").write_text(not_found, encoding="utf-8")
     write_sitemap(out, pages, base_url)
     (out / "robots.txt").write_text(f"User-agent: *\nAllow: /\n\nSitemap: {base_url}/sitemap.xml\n", encoding="utf-8")
+    write_manifest(out)
 
     missing = sorted({f"{where}: {path}" for where, path in links.files if not (out / path).is_file()})
     if missing:
         raise BuildError("links to files that are not in the build:\n  " + "\n  ".join(missing))
+    write_service_worker(out, pages)
+    write_compressed(out)
     if not quiet:
         print(f"Built {len(pages)} pages into {out} in {time.perf_counter() - started:.2f} s ({base_url})")
     return out
@@ -955,11 +1463,13 @@ MIME_TYPES = {
     ".pdf": "application/pdf",
     ".png": "image/png",
     ".ico": "image/x-icon",
+    ".webmanifest": "application/manifest+json",
 }
 
 
-def make_handler(directory: str | os.PathLike, log: bool = False):
-    """A request handler serving ``directory`` like a static host: right MIME types, 404.html."""
+def make_handler(directory: str | os.PathLike, log: bool = False, compress: bool = True):
+    """A request handler serving ``directory`` like a static host: right MIME types, 404.html,
+    and (``compress``) the build's .gz twins to clients that accept gzip."""
     import http.server
 
     class Handler(http.server.SimpleHTTPRequestHandler):
@@ -967,6 +1477,38 @@ def make_handler(directory: str | os.PathLike, log: bool = False):
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, directory=str(directory), **kwargs)
+
+        def send_head(self):
+            """Send file.gz as Content-Encoding: gzip when the client takes it (build's twins)."""
+            path = self.translate_path(self.path)
+            if os.path.isdir(path) and self.path.split("?", 1)[0].endswith("/"):
+                path = os.path.join(path, "index.html")
+            twin = path + ".gz"
+            accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+            if not (compress and accepts and os.path.isfile(path) and os.path.isfile(twin)):
+                return super().send_head()
+            modified = int(os.stat(path).st_mtime)
+            since = self.headers.get("If-Modified-Since")
+            if since and "If-None-Match" not in self.headers:
+                try:
+                    from email.utils import parsedate_to_datetime
+
+                    if int(parsedate_to_datetime(since).timestamp()) >= modified:
+                        self.send_response(304)
+                        self.send_header("Vary", "Accept-Encoding")
+                        self.end_headers()
+                        return None
+                except (TypeError, ValueError, IndexError, OverflowError):
+                    pass
+            stream = open(twin, "rb")
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(path))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(os.fstat(stream.fileno()).st_size))
+            self.send_header("Last-Modified", self.date_time_string(modified))
+            self.send_header("Vary", "Accept-Encoding")
+            self.end_headers()
+            return stream
 
         def send_error(self, code, message=None, explain=None):
             page = Path(self.directory) / "404.html"

@@ -5,7 +5,8 @@ Every test in tests/e2e is marked e2e. Fixtures and helpers for other test files
 - ``base_url``: the site, served from 127.0.0.1 on a free port (Playwright's ``page.goto("/rules/")``
   resolves against it).
 - ``problems``: watches ``page`` and fails the test on any console error, uncaught page error,
-  failed request or HTTP error status. ``problems.allow(regex)`` excuses an expected one.
+  failed request, HTTP error status or Content-Security-Policy violation (reported as a console
+  error "CSP violation: ..."). ``problems.allow(regex)`` excuses an expected one.
 - ``wait_for_ui`` / ``wait_for_engine`` (fixtures returning functions of ``page``): wait for
   html[data-ui="ready"] and html[data-engine="ready"], the marks bridge.py sets; an engine error
   fails the test with the message the page shows.
@@ -89,19 +90,37 @@ def base_url(site_server) -> str:
 
 
 @pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """Pages in tests run without the offline service worker, so every test sees the network's
+    files and timing; tests/e2e/test_offline.py opens its own contexts that allow it."""
+    return {**browser_context_args, "service_workers": "block"}
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make deps` installs Debian's chromium package")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
+CSP_WATCH = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error("CSP violation: " + event.violatedDirective + " blocked " + (event.blockedURI || "inline")
+                + " at " + event.sourceFile + ":" + event.lineNumber);
+});
+"""
+"""Init script: every Content-Security-Policy violation on the page becomes a console error."""
+
+
 class PageProblems:
-    """Collects console errors, page errors, failed requests and HTTP errors of one page."""
+    """Collects console errors (CSP violations among them), page errors, failed requests and HTTP
+    errors of one page."""
 
     def __init__(self, page):
         self.page = page
         self.found: list[str] = []
         self.allowed: list[re.Pattern] = []
+        page.add_init_script(CSP_WATCH)
         page.on("console", self._console)
         page.on("pageerror", lambda error: self._add(f"page error: {error}"))
         page.on("requestfailed", lambda request: self._add(

@@ -1,0 +1,129 @@
+"""The load budget of the build: a trimmed standard library, no unused runtime, gzip twins."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+import re
+import threading
+import tomllib
+import zipfile
+from http.server import ThreadingHTTPServer
+
+import pytest
+
+import build
+
+STDLIB_MAX_BYTES = 850_000  # the full python_stdlib.zip is 2.55 MB
+
+
+def test_stdlib_is_trimmed_but_holds_what_the_engine_imports(built_site):
+    path = built_site / "runtime" / "pyodide" / "python_stdlib.zip"
+    assert path.stat().st_size < STDLIB_MAX_BYTES, path.stat().st_size
+    with zipfile.ZipFile(path) as zipped:
+        names = set(zipped.namelist())
+        assert zipped.testzip() is None
+    for module in ("json/__init__.py", "hashlib.py", "secrets.py", "random.py", "collections/__init__.py",
+                   "functools.py", "typing.py", "pathlib/__init__.py", "asyncio/__init__.py",
+                   "importlib/__init__.py", "_pyodide/__init__.py", "pyodide/__init__.py", "encodings/utf_8.py"):
+        assert module in names, module
+    for unused in ("email/", "unittest/", "xml/", "tkinter/", "pydoc.py", "doctest.py", "multiprocessing/",
+                   "importlib/metadata/", "encodings/cp1252.py"):
+        assert unused not in names, unused
+    engine_imports = set()
+    for source in (built_site / "engine").rglob("*.py"):
+        if source.name != build.ENGINE_CLI:
+            engine_imports |= build.imported_modules(source.read_text(encoding="utf-8"))
+    full = set(zipfile.ZipFile(build.NODE_MODULES / "pyodide" / "python_stdlib.zip").namelist())
+    for module in sorted(engine_imports):
+        top = module.split(".")[0]
+        if top in ("engine", *build.STDLIB_NOT_IN_BROWSER) or not build.stdlib_entry_names(top, full):
+            continue  # the engine itself, the command line's, or built into the interpreter
+        assert build.stdlib_entry_names(top, names), f"the engine imports {module}, missing from the zip"
+
+
+def test_a_new_engine_import_brings_its_module_along(tmp_path):
+    """The keep list follows the engine: importing e.g. fractions adds it and what it imports."""
+    engine = tmp_path / "engine"
+    engine.mkdir()
+    (engine / "extra.py").write_text("def f():\n    from fractions import Fraction\n    return Fraction(1, 3)\n")
+    with zipfile.ZipFile(build.NODE_MODULES / "pyodide" / "python_stdlib.zip") as full:
+        names = set(full.namelist())
+        keep = build.stdlib_keep(names, lambda n: full.read(n).decode(), engine_dir=engine)
+    assert {"fractions.py", "decimal.py", "numbers.py"} <= keep
+    assert "email/__init__.py" not in keep
+
+
+def test_package_lock_lists_nothing(built_site):
+    lock = json.loads((built_site / "runtime" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    original = json.loads((build.NODE_MODULES / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    assert lock == {"info": original["info"], "packages": {}}
+
+
+def test_no_unused_pyscript_chunks_and_no_page_needs_them(built_site):
+    folder = built_site / "runtime" / "pyscript"
+    names = {path.name for path in folder.iterdir()}
+    assert "core.js" in names and any(re.fullmatch(r"core-[\w-]{8}\.js", n) for n in names)
+    assert not [n for n in names if n.startswith(("codemirror", "xterm", "zip-", "pyodide_graph"))], names
+    build.check_runtime_imports(folder)  # what the kept chunks import statically is all there
+    for page in built_site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r'type="py-editor"|type="mpy-editor"|<script[^>]*\sterminal\b|py-game', text), page
+    for config in (built_site / "app").glob("*.toml"):
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+        assert not data.get("packages"), f"{config.name}: packages need pyodide_graph"
+        assert not any(str(k).endswith((".zip", ".whl")) for k in data.get("files", {})), config.name
+
+
+def test_text_and_wasm_files_have_gzip_twins(built_site):
+    checked = 0
+    for path in sorted(built_site.rglob("*")):
+        if not path.is_file() or path.suffix not in build.COMPRESS_SUFFIXES:
+            continue
+        twin = path.with_name(path.name + ".gz")
+        if path.stat().st_size < build.COMPRESS_MIN_BYTES:
+            assert not twin.exists(), twin
+            continue
+        if twin.exists():
+            assert gzip.decompress(twin.read_bytes()) == path.read_bytes(), twin
+            checked += 1
+    wasm = built_site / "runtime" / "pyodide" / "pyodide.asm.wasm.gz"
+    assert wasm.is_file() and wasm.stat().st_size < 0.45 * (built_site / "runtime/pyodide/pyodide.asm.wasm").stat().st_size
+    assert (built_site / "index.html.gz").is_file() or not (built_site / "index.html").is_file()
+    assert checked > 20
+
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), build.make_handler(built_site))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield httpd.server_port
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def fetch(port: int, path: str, headers: dict) -> tuple[int, dict, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", path, headers=headers)
+    response = connection.getresponse()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+
+
+@pytest.mark.parametrize("path, source", [("/runtime/pyodide/pyodide.asm.wasm", "runtime/pyodide/pyodide.asm.wasm"),
+                                          ("/rules/", "rules/index.html"), ("/app/ui.toml", "app/ui.toml")])
+def test_server_sends_the_twin_to_clients_that_take_gzip(built_site, server, path, source):
+    if not (built_site / source).is_file():
+        pytest.skip(f"{source} is not built")
+    original = (built_site / source).read_bytes()
+    status, headers, body = fetch(server, path, {"Accept-Encoding": "gzip, deflate, br"})
+    assert status == 200
+    if len(original) >= build.COMPRESS_MIN_BYTES:
+        assert headers.get("content-encoding") == "gzip" and headers.get("vary") == "Accept-Encoding"
+        assert gzip.decompress(body) == original
+    assert headers["content-type"].split(";")[0] == build.MIME_TYPES[(built_site / source).suffix].split(";")[0]
+    status, headers, body = fetch(server, path, {})
+    assert status == 200 and "content-encoding" not in headers and body == original
+    status, headers, body = fetch(server, path, {"Accept-Encoding": "gzip",
+                                                 "If-Modified-Since": headers["last-modified"]})
+    assert status == 304 and body == b""

@@ -1,0 +1,95 @@
+"""The built site's offline parts: web app manifest, icons and the service worker's precache."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from io import BytesIO
+
+import pytest
+
+import build
+
+
+@pytest.fixture(scope="module")
+def manifest(built_site) -> dict:
+    return json.loads((built_site / build.MANIFEST).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def service_worker(built_site) -> str:
+    return (built_site / build.SERVICE_WORKER).read_text(encoding="utf-8")
+
+
+def precache_of(text: str) -> list[str]:
+    return json.loads(re.search(r"const PRECACHE = (\[.*?\]);", text, re.S).group(1))
+
+
+def test_manifest_makes_the_site_installable(built_site, manifest):
+    for key in ("name", "short_name", "start_url", "scope", "display", "theme_color", "background_color", "icons"):
+        assert manifest.get(key), key
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "./" and manifest["scope"] == "./"  # works under a subfolder too
+    assert len(manifest["short_name"]) <= 12
+    assert any(icon["type"] == "image/svg+xml" and icon["sizes"] == "any" for icon in manifest["icons"])
+    sizes = {icon["sizes"] for icon in manifest["icons"] if icon["type"] == "image/png"}
+    assert {"192x192", "512x512"} <= sizes
+    assert any(icon.get("purpose") == "maskable" for icon in manifest["icons"])
+
+
+def test_icons_are_real_images_of_their_sizes(built_site, manifest):
+    from PIL import Image
+
+    for icon in manifest["icons"]:
+        path = built_site / icon["src"]
+        assert path.is_file(), icon["src"]
+        if icon["type"] == "image/png":
+            with Image.open(BytesIO(path.read_bytes())) as image:
+                assert image.format == "PNG"
+                assert f"{image.width}x{image.height}" == icon["sizes"]
+
+
+def test_every_page_links_manifest_and_registration_script(built_site):
+    for path in sorted(built_site.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(built_site)
+        assert re.search(r'<link rel="manifest" href="[./]*manifest\.webmanifest">', text), name
+        assert re.search(r'<script src="[./]*static/offline\.js" defer></script>', text), name
+        assert "serviceWorker" not in text, f"{name}: registration belongs in static/offline.js"
+
+
+def test_service_worker_precaches_every_page_and_the_runtime(built_site, site_pages, service_worker):
+    urls = precache_of(service_worker)
+    assert len(urls) == len(set(urls))
+    for page in site_pages:
+        assert (page.path or "./") in urls, page.slug
+    for needed in ("404.html", "manifest.webmanifest", "static/site.css", "app/ui.toml", "app/engine.toml",
+                   "app/worker.py", "app/bridge.py", "engine/api.py", "runtime/pyscript/core.js",
+                   "runtime/micropython/micropython.wasm", "runtime/pyodide/pyodide.asm.wasm",
+                   "runtime/pyodide/python_stdlib.zip"):
+        assert needed in urls, needed
+    for url in urls:
+        target = built_site / (url + "index.html" if url.endswith("/") else url)
+        assert url == "./" or target.is_file(), url
+        assert not url.endswith((".gz", ".br")) and not url.startswith("/"), url
+    for rel in ("sitemap.xml", "robots.txt", build.SERVICE_WORKER):
+        assert rel not in urls
+
+
+def test_cache_name_follows_the_content(built_site, site_pages, tmp_path, service_worker):
+    name = re.search(r'const CACHE = CACHE_PREFIX \+ "([0-9a-f]{16})";', service_worker)
+    assert name, "the cache is named after the build"
+    copy = tmp_path / "site"
+    shutil.copytree(built_site, copy)
+    assert build.write_service_worker(copy, site_pages) == "cribbage-" + name.group(1)  # same files, same name
+    (copy / "engine" / "api.py").write_text("# changed\n", encoding="utf-8")
+    assert build.write_service_worker(copy, site_pages) != "cribbage-" + name.group(1)
+
+
+def test_service_worker_keeps_to_its_strategies(service_worker):
+    """Old caches go on activate; the runtime comes from the cache first, pages from the network."""
+    assert "caches.delete" in service_worker and "clients.claim" in service_worker
+    assert "cacheFirst" in service_worker and "networkFirst" in service_worker
+    assert "__CACHE_VERSION__" not in service_worker and "__PRECACHE__" not in service_worker
+    assert "http://" not in service_worker.split("*/", 1)[1] and "https://" not in service_worker.split("*/", 1)[1]

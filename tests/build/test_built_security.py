@@ -1,0 +1,97 @@
+"""The built pages' Content-Security-Policy: present first on every page, local only, strict."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import build
+
+META_RE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+
+
+def html_files(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def parse_policy(text: str) -> dict[str, list[str]]:
+    policy = {}
+    for part in text.split(";"):
+        words = part.split()
+        if words:
+            assert words[0] not in policy, f"directive {words[0]} twice"
+            policy[words[0]] = words[1:]
+    return policy
+
+
+@pytest.fixture(scope="module")
+def policies(built_site) -> dict[str, tuple[str, dict[str, list[str]]]]:
+    """Page file (relative) -> (its HTML, its parsed policy)."""
+    found = {}
+    for path in html_files(built_site):
+        text = path.read_text(encoding="utf-8")
+        metas = META_RE.findall(text)
+        assert len(metas) == 1, f"{path.relative_to(built_site)}: {len(metas)} CSP meta tags"
+        found[str(path.relative_to(built_site))] = (text, parse_policy(metas[0]))
+    return found
+
+
+def test_every_page_has_the_policy_first_in_head(built_site, policies):
+    """The policy only covers what follows it, so it comes straight after the charset."""
+    for name, (text, _) in policies.items():
+        head = text.split("<head>", 1)[1]
+        first_tags = re.findall(r"<[a-z][^>]*>", head)[:2]
+        assert first_tags[0] == '<meta charset="utf-8">', name
+        assert first_tags[1].startswith('<meta http-equiv="Content-Security-Policy"'), name
+
+
+def test_policy_allows_no_other_host_and_nothing_inline(policies):
+    for name, (_, policy) in policies.items():
+        assert policy["default-src"] == ["'none'"], name
+        for directive, sources in policy.items():
+            for source in sources:
+                allowed = source in ("'self'", "'none'", "'unsafe-eval'", "blob:", "'unsafe-hashes'")
+                allowed = allowed or (directive == "style-src-attr" and source.startswith("'sha256-"))
+                assert allowed, f"{name}: {directive} allows {source}"
+        assert "'unsafe-inline'" not in str(policy), name
+        assert policy["base-uri"] == ["'none'"] and policy["form-action"] == ["'self'"], name
+        assert "blob:" not in policy["script-src"], name
+
+
+def test_only_pages_that_run_python_may_eval(policies):
+    """'unsafe-eval' (PyScript needs it) and blob: workers only where PyScript can start."""
+    python_pages = []
+    for name, (text, policy) in policies.items():
+        python = bool(re.search(r'type="(?:mpy|py)"|pyscript/core\.js|python-on-demand\.js', text))
+        if python:
+            python_pages.append(name)
+            assert policy["script-src"] == ["'self'", "'unsafe-eval'"], name
+            assert policy["worker-src"] == ["'self'", "blob:"], name
+            assert policy["connect-src"] == ["'self'"], name
+        else:
+            assert policy["script-src"] == ["'self'"], name
+            assert policy["worker-src"] == ["'self'"], name
+            assert "connect-src" not in policy, name
+    assert python_pages, "no page runs Python"
+    assert "404.html" not in python_pages and "rules/index.html" not in python_pages
+
+
+def test_style_attributes_are_allowed_only_by_their_hashes(policies):
+    for name, (text, policy) in policies.items():
+        styles = {build.html.unescape(s) for s in build.STYLE_ATTR_RE.findall(text)}
+        if not styles:
+            assert "style-src-attr" not in policy, name
+            continue
+        assert policy["style-src-attr"][0] == "'unsafe-hashes'", name
+        assert set(policy["style-src-attr"][1:]) == {build.csp_hash(s) for s in styles}, name
+
+
+def test_a_page_with_its_own_policy_or_no_charset_fails_the_build():
+    page = '<!doctype html><html><head><meta charset="utf-8"><title>x</title></head><body></body></html>'
+    assert build.with_csp(page, "x.html").count("Content-Security-Policy") == 1
+    with pytest.raises(build.BuildError, match="its own Content-Security-Policy"):
+        build.with_csp(build.with_csp(page, "x.html"), "x.html")
+    with pytest.raises(build.BuildError, match="charset"):
+        build.with_csp(page.replace('<meta charset="utf-8">', ""), "x.html")

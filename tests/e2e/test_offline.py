@@ -1,0 +1,169 @@
+"""Offline: once visited, the site works with no network at all, the engine included.
+
+These tests open their own browser contexts with service workers allowed (the other browser
+tests block them, see conftest.py) on a private copy of the build behind its own server, which
+they stop to prove that what follows comes from the service worker's cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+
+import pytest
+
+import build
+from conftest import ENGINE_TIMEOUT_MS, PageProblems, SiteServer, engine_ready, ui_ready
+
+CACHE_TIMEOUT_S = 60
+HAND = "5H 5S 5D JC 5C"
+
+
+def link_or_copy(src, dst):
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+@pytest.fixture
+def site_copy(built_site, tmp_path):
+    """A private copy of the build (hard links: a changed file must be replaced, not edited)."""
+    root = tmp_path / "site"
+    shutil.copytree(built_site, root, copy_function=link_or_copy)
+    return root
+
+
+@pytest.fixture
+def server(site_copy):
+    server = SiteServer(site_copy)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def sw_context(browser, server):
+    context = browser.new_context(base_url=server.url, service_workers="allow")
+    yield context
+    context.close()
+
+
+def precache(site) -> list[str]:
+    text = (site / build.SERVICE_WORKER).read_text(encoding="utf-8")
+    return json.loads(re.search(r"const PRECACHE = (\[.*?\]);", text, re.S).group(1))
+
+
+def cache_state(page) -> dict:
+    """The site's caches and how many entries the newest holds, as the page sees them."""
+    return page.evaluate("""async () => {
+        const names = (await caches.keys()).filter(name => name.startsWith("cribbage-"));
+        const sizes = {};
+        for (const name of names) sizes[name] = (await (await caches.open(name)).keys()).length;
+        const registration = await navigator.serviceWorker.getRegistration();
+        return {names, sizes, active: registration && registration.active ? registration.active.state : null,
+                controlled: navigator.serviceWorker.controller !== null};
+    }""")
+
+
+def wait_for_cache(page, name: str, entries: int) -> dict:
+    deadline = time.monotonic() + CACHE_TIMEOUT_S
+    while True:
+        state = cache_state(page)
+        if state["sizes"].get(name) == entries and state["active"] == "activated" and len(state["names"]) == 1:
+            return state
+        assert time.monotonic() < deadline, f"the service worker did not fill {name}: {state}"
+        page.wait_for_timeout(200)
+
+
+def cache_name(site) -> str:
+    text = (site / build.SERVICE_WORKER).read_text(encoding="utf-8")
+    return re.search(r'const CACHE = CACHE_PREFIX \+ "([0-9a-f]+)"', text).group(1)
+
+
+def test_site_works_offline_once_visited(sw_context, server, site_copy, site_pages):
+    templates = {page.template: "/" + page.path for page in site_pages}
+    if "calculator" not in templates or "game" not in templates:
+        pytest.skip("the calculator and game pages are not both built")
+    page = sw_context.new_page()
+    watch = PageProblems(page)
+    watch.allow(r"request failed: .*/favicon\.svg \(net::ERR_ABORTED\)")  # left behind by a quick goto
+    page.goto("/rules/" if any(p.slug == "rules" for p in site_pages) else "/404.html")
+    wait_for_cache(page, "cribbage-" + cache_name(site_copy), len(precache(site_copy)))
+
+    server.close()  # from here on nothing can come from the network
+    sw_context.set_offline(True)
+
+    page.goto(templates["calculator"])
+    assert cache_state(page)["controlled"]
+    ui_ready(page)
+    engine_ready(page)
+    page.fill("#calc-input", HAND)
+    page.press("#calc-input", "Enter")
+    page.wait_for_function("document.getElementById('calc-total').textContent === '29'",
+                           timeout=ENGINE_TIMEOUT_MS)
+
+    page.goto(templates["game"])
+    ui_ready(page)
+    engine_ready(page)
+    page.wait_for_function("['setup', 'discard'].includes(document.getElementById('game').dataset.await)",
+                           timeout=ENGINE_TIMEOUT_MS)
+    if page.get_attribute("#game", "data-await") == "setup":
+        page.click("#deal-button")
+    page.wait_for_function("document.getElementById('game').dataset.await === 'discard'",
+                           timeout=ENGINE_TIMEOUT_MS)
+    cards = page.locator("#my-hand button[data-card]:not([aria-disabled='true'])")
+    assert cards.count() == 6
+    cards.nth(0).click()
+    cards.nth(1).click()
+    page.click("#throw-button")
+    page.wait_for_function("document.getElementById('game').dataset.await !== 'discard' && "
+                           "document.querySelectorAll('#my-hand [data-card]').length === 4",
+                           timeout=ENGINE_TIMEOUT_MS)
+
+    page.goto("/rules/")
+    assert page.locator("h1").count() == 1
+    assert page.evaluate("getComputedStyle(document.body).fontFamily")  # the stylesheet came too
+    watch.check()
+
+
+def test_a_new_build_replaces_the_cache(sw_context, site_copy, site_pages):
+    page = sw_context.new_page()
+    watch = PageProblems(page)
+    watch.allow(r"request failed: .*/favicon\.svg \(net::ERR_ABORTED\)")
+    page.goto("/404.html")
+    first = "cribbage-" + cache_name(site_copy)
+    wait_for_cache(page, first, len(precache(site_copy)))
+
+    # A new build: one stylesheet changed, so the service worker gets a new cache name.
+    css = site_copy / "static" / "site.css"
+    text = css.read_text(encoding="utf-8") + "\n/* changed */\n"
+    css.unlink()
+    css.write_text(text, encoding="utf-8")
+    build.write_service_worker(site_copy, site_pages)
+    build.write_compressed(site_copy)  # (files are replaced, never edited: the copy's are hard links)
+    second = "cribbage-" + cache_name(site_copy)
+    assert second != first
+
+    page.evaluate("navigator.serviceWorker.getRegistration().then(registration => registration.update())")
+    state = wait_for_cache(page, second, len(precache(site_copy)))
+    assert state["names"] == [second], "the old build's cache must be gone"
+    cached = page.evaluate("""async (name) => {
+        const response = await (await caches.open(name)).match(new URL("static/site.css", location.origin + "/"));
+        return response ? await response.text() : null;
+    }""", second)
+    assert cached is not None and cached.endswith("/* changed */\n")
+    watch.check()
+
+
+def test_pages_link_the_manifest_and_register_the_worker(page, problems, site_pages):
+    """Every page links the web app manifest; under blocked service workers nothing complains."""
+    for source in site_pages[:3]:
+        page.goto("/" + source.path)
+        manifest = page.get_attribute("link[rel='manifest']", "href")
+        assert manifest and manifest.endswith("manifest.webmanifest")
+        assert page.locator("script[src$='static/offline.js']").count() == 1
+        data = page.request.get(page.evaluate("(href) => new URL(href, location.href).href", manifest)).json()
+        assert data["display"] == "standalone" and data["start_url"] == "./"
