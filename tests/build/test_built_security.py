@@ -78,14 +78,10 @@ def test_only_pages_that_run_python_may_eval(policies):
     assert "404.html" not in python_pages and "rules/index.html" not in python_pages
 
 
-def test_style_attributes_are_allowed_only_by_their_hashes(policies):
+def test_no_page_has_inline_styles_or_allows_them(policies):
     for name, (text, policy) in policies.items():
-        styles = {build.html.unescape(s) for s in build.STYLE_ATTR_RE.findall(text)}
-        if not styles:
-            assert "style-src-attr" not in policy, name
-            continue
-        assert policy["style-src-attr"][0] == "'unsafe-hashes'", name
-        assert set(policy["style-src-attr"][1:]) == {build.csp_hash(s) for s in styles}, name
+        assert not build.STYLE_ATTR_RE.findall(text), name
+        assert policy["style-src"] == ["'self'"] and "style-src-attr" not in policy, name
 
 
 def test_a_page_with_its_own_policy_or_no_charset_fails_the_build():

@@ -35,14 +35,18 @@ def test_discard_table_cells_headers_and_colours():
     assert re.findall(r'<th scope="col">([^<]+)</th>', html)[1:] == ranks
     rows = re.findall(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>', html)
     assert [r for r, _ in rows] == ranks
+    shades = []
     for (rank, cells), expected in zip(rows, table):
-        found = re.findall(r'<td style="background-color:#([0-9a-f]{6});color:#1c211e">([\d.]+)</td>', cells)
+        found = re.findall(r'<td class="heat-(\d+)">([\d.]+)</td>', cells)
         assert [float(v) for _, v in found] == [round(v, 2) for v in expected]
-        for colour, _ in found:
-            rgb = tuple(int(colour[i:i + 2], 16) for i in (0, 2, 4))
-            contrast = (luminance(rgb) + 0.05) / (luminance(INK) + 0.05)
-            assert contrast >= 4.5
-    colours = re.findall(r"background-color:#([0-9a-f]{6})", html)
-    assert len(set(colours)) > 20  # a real scale, not one colour
+        shades += [int(n) for n, _ in found]
+    assert min(shades) == 0 and max(shades) == build.HEAT_SHADES - 1  # the whole scale is used
+    css = build.heat_css()
+    for n in range(build.HEAT_SHADES):
+        colour = re.search(rf"\.heat-{n} {{ background-color: #([0-9a-f]{{6}}); color: #1c211e; }}", css).group(1)
+        rgb = tuple(int(colour[i:i + 2], 16) for i in (0, 2, 4))
+        contrast = (luminance(rgb) + 0.05) / (luminance(INK) + 0.05)
+        assert contrast >= 4.5
+    assert 'style="' not in html
     assert "8.99" in html and "3.42" in html and "58,800" in html
     assert "<script" not in html
