@@ -106,7 +106,10 @@ def count_as(page, crib: bool) -> None:
 
 def type_hand(page, typed: str, crib: bool) -> None:
     count_as(page, crib)
+    # Type only once no count is on its way: its reply may rewrite the input as it lands.
+    page.wait_for_selector('#calc-result:not([data-state="counting"])', timeout=90_000)
     page.fill("#calc-input", typed)
+    page.wait_for_function("t => document.querySelector('#calc-input').value === t", arg=typed)
     page.press("#calc-input", "Enter")
 
 
