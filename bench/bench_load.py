@@ -54,7 +54,7 @@ VARIANT = os.environ.get("BENCH_VARIANT", "")
 TIMEOUT_MS = 180_000
 SLOW_BITS_PER_S = 20_000_000
 SLOW_LATENCY_S = 0.040
-PYTHON_URL_RE = re.compile(r"\.wasm$|\.py$|pyodide|pyscript|micropython", re.I)
+PYTHON_URL_RE = re.compile(r"\.wasm$|\.m?py$|pyodide|pyscript|micropython|engine-worker|/engine/", re.I)
 
 # Runs before any page script: long tasks, and the moment both markers are set.
 INIT_SCRIPT = """
@@ -97,18 +97,16 @@ worker.onmessage = (event) => {
 FLOOR_WORKER = """
 import {loadPyodide} from "../../runtime/pyodide/pyodide.mjs";
 try {
-  const here = new URL("./", import.meta.url);
-  const app = new URL("../../app/", here);
-  const [pyodide, config] = await Promise.all([
-    loadPyodide({indexURL: new URL("../../runtime/pyodide/", here).href}),
-    fetch(new URL("engine.toml", app)).then((r) => r.text()),
+  const site = new URL("../../", import.meta.url);
+  const [pyodide, paths] = await Promise.all([
+    loadPyodide({indexURL: new URL("runtime/pyodide/", site).href}),
+    fetch(new URL("app/engine-files.json", site)).then((r) => r.json()),
   ]);
-  const files = [...config.matchAll(/^"([^"]+)" = "([^"]+)"$/gm)];
-  await Promise.all(files.map(async ([, src, dst]) => {
-    const data = new Uint8Array(await (await fetch(new URL(src, app))).arrayBuffer());
-    const path = "/home/pyodide/" + dst.replace(/^\\.\\//, "");
-    pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-    pyodide.FS.writeFile(path, data);
+  await Promise.all(paths.map(async (path) => {
+    const data = new Uint8Array(await (await fetch(new URL(path, site))).arrayBuffer());
+    const target = "/home/pyodide/" + path;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, data);
   }));
   pyodide.runPython("import engine.api");
   postMessage("ready: " + pyodide.runPython("import sys; sys.version.split()[0]"));

@@ -1,8 +1,8 @@
 """The engine's JSON-in, JSON-out face: the only engine functions the web pages call.
 
-The browser runs the engine in a Pyodide worker (``site_src/app/worker.py``), which exports
-``call`` and every endpoint listed in ``ENDPOINTS``. Requests and replies cross between the page
-and the worker as JSON text, never as objects.
+The browser runs the engine in a Pyodide worker (``site_src/static/engine-worker.mjs``), which
+imports this module and answers the page's messages through ``call``. Requests and replies cross
+between the page and the worker as JSON text, never as objects.
 
 Adding a function for the pages is one decorated function taking and returning a plain dict::
 
@@ -332,6 +332,23 @@ def stats_record(request: dict) -> dict:
     summary = stats.game_summary(game, request.get("difficulty"), seat)
     updated = stats.record_game(current, summary)
     return {"stats": updated, "recorded": updated["games"] != current["games"], "summary": summary}
+
+
+WARM_UP_MODULES = ("engine.table", "engine.analysis")
+"""What the pages' first calls import (the game and its opponents; the calculator's analysis)."""
+
+
+@endpoint
+def warm_up(request: dict) -> dict:
+    """Import the modules the pages' first calls need, so that call answers at once.
+
+    The worker sends this as soon as it has started, while the page waits for a click.
+    """
+    import importlib
+
+    for name in WARM_UP_MODULES:
+        importlib.import_module(name)
+    return {"modules": list(WARM_UP_MODULES)}
 
 
 CLI_ONLY_MODULES = ("multiprocessing", "argparse")

@@ -29,9 +29,6 @@ import js
 from pyscript import document, window
 from pyscript.ffi import create_proxy
 
-WORKER_NAME = "engine"
-WORKER_SRC = "app/worker.py"
-WORKER_CONFIG = "app/engine.toml"
 SLOW_AFTER_MS = 20000
 
 STATUS_ID = "engine-status"
@@ -54,7 +51,7 @@ class EngineError(Exception):
         self.kind = kind
 
 
-_state = {"worker": None, "info": None, "spawned": False, "error": None}
+_state = {"info": None, "spawned": False, "error": None}
 _proxies = []  # keeps event-handler proxies alive for the page's lifetime
 
 
@@ -116,22 +113,23 @@ def _log(*parts):
     js.console.error(*[str(part) for part in parts])
 
 
+def _engine():
+    """The page's link to the engine worker (window.cribbageEngine, from static/engine.js)."""
+    engine = window.cribbageEngine
+    if engine is None or not hasattr(engine, "call"):
+        raise EngineError(BOOT_FAILED, "boot")
+    return engine
+
+
 def _spawn():
-    """Add the worker's script element once (what pyscript.create_named_worker does)."""
+    """Start the worker once (static/engine.js may have started it with the page already)."""
     if _state["spawned"]:
         return
     _state["spawned"] = True
     set_state("loading", LOADING_TEXT)
-    script = document.createElement("script")
-    script.type = "py"
-    script.src = root() + WORKER_SRC
-    script.setAttribute("worker", "")
-    script.setAttribute("name", WORKER_NAME)
-    script.setAttribute("config", root() + WORKER_CONFIG)
-    document.body.append(script)
 
     def slow(*args):
-        if _state["worker"] is None and _state["error"] is None:
+        if _state["info"] is None and _state["error"] is None:
             set_state("loading", SLOW_TEXT)
 
     handler = create_proxy(slow)
@@ -147,11 +145,8 @@ async def _boot():
         raise _state["error"]
     _spawn()
     try:
-        from pyscript import workers
-
-        worker = await workers[WORKER_NAME]
-        _state["worker"] = worker
-        info = await _request(worker, "ping", {})
+        await _engine().start()
+        info = await _request("ping", {})
     except EngineError as error:
         _fail(error)
         raise
@@ -171,11 +166,13 @@ def _fail(error):
         set_state("error", error.message)
 
 
-async def _request(worker, name, payload):
+async def _request(name, payload):
     """One call to the worker: JSON text out, JSON text back, errors as EngineError."""
     try:
-        text = await worker.call(name, json.dumps(payload))
-    except Exception as error:  # a Python exception in the worker arrives as a JS error
+        text = await _engine().call(name, json.dumps(payload))
+    except EngineError:
+        raise
+    except Exception as error:  # the worker could not carry the call (it failed or stopped)
         _log("Engine call", name, "raised:", error)
         raise EngineError(CALL_FAILED, "internal")
     reply = json.loads(str(text))
@@ -202,7 +199,7 @@ def start():
 async def call(name, payload=None):
     """Call engine function ``name`` with a dict; returns the reply dict or raises EngineError."""
     await _boot()
-    return await _request(_state["worker"], name, payload or {})
+    return await _request(name, payload or {})
 
 
 def launch(coroutine, quiet=False):

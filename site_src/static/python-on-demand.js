@@ -3,7 +3,7 @@
      <section data-python-app="verifier" data-python-params="seed"> ... </section>
      <script src="/static/python-on-demand.js" defer></script>
 
-   The app (site_src/app/NAME.py, run in MicroPython like every page module) starts at once when
+   The app (site_src/app/NAME.py, built to app/NAME.mpy and run in MicroPython like every page module) starts at once when
    the address carries one of the listed query parameters, otherwise on the first focus or press
    inside the element. Starting sets the markers bridge.py keeps up to date (html[data-app],
    [data-ui], [data-engine]), shows the element's [data-python-hidden] parts (the engine status)
@@ -30,8 +30,8 @@
     box.querySelectorAll("[data-python-hidden]").forEach(function (part) { part.hidden = false; });
     var page = document.createElement("script");
     page.type = "mpy";
-    page.src = root + "app/" + app + ".py";
-    page.setAttribute("config", root + "app/ui.toml");
+    page.textContent = "import asyncio\nawait asyncio.sleep(0)\nimport " + app + "\n";
+    page.setAttribute("config", root + "app/" + app + ".toml");
     document.body.appendChild(page);
     var core = document.createElement("script");
     core.type = "module";

@@ -1,8 +1,10 @@
-"""The load budget of the build: a trimmed standard library, no unused runtime, gzip twins."""
+"""The load budget of the build: a trimmed standard library, no unused runtime, br and gzip twins."""
 
 from __future__ import annotations
 
 import gzip
+
+import brotli
 import http.client
 import json
 import re
@@ -76,22 +78,47 @@ def test_no_unused_pyscript_chunks_and_no_page_needs_them(built_site):
         assert not any(str(k).endswith((".zip", ".whl")) for k in data.get("files", {})), config.name
 
 
-def test_text_and_wasm_files_have_gzip_twins(built_site):
+DECOMPRESS = {".gz": gzip.decompress, ".br": brotli.decompress}
+
+
+@pytest.mark.parametrize("suffix", sorted(DECOMPRESS))
+def test_text_and_wasm_files_have_compressed_twins(built_site, suffix):
     checked = 0
     for path in sorted(built_site.rglob("*")):
         if not path.is_file() or path.suffix not in build.COMPRESS_SUFFIXES:
             continue
-        twin = path.with_name(path.name + ".gz")
+        twin = path.with_name(path.name + suffix)
         if path.stat().st_size < build.COMPRESS_MIN_BYTES:
             assert not twin.exists(), twin
             continue
         if twin.exists():
-            assert gzip.decompress(twin.read_bytes()) == path.read_bytes(), twin
+            assert DECOMPRESS[suffix](twin.read_bytes()) == path.read_bytes(), twin
             checked += 1
-    wasm = built_site / "runtime" / "pyodide" / "pyodide.asm.wasm.gz"
+    wasm = built_site / "runtime" / "pyodide" / f"pyodide.asm.wasm{suffix}"
     assert wasm.is_file() and wasm.stat().st_size < 0.45 * (built_site / "runtime/pyodide/pyodide.asm.wasm").stat().st_size
-    assert (built_site / "index.html.gz").is_file() or not (built_site / "index.html").is_file()
+    assert (built_site / f"index.html{suffix}").is_file() or not (built_site / "index.html").is_file()
     assert checked > 20
+
+
+def test_brotli_twins_are_smaller_than_gzip_ones(built_site):
+    wasm = built_site / "runtime" / "pyodide" / "pyodide.asm.wasm"
+    br, gz = (wasm.with_name(wasm.name + s).stat().st_size for s in (".br", ".gz"))
+    assert br < 0.9 * gz
+
+
+def test_twins_come_from_the_content_cache(tmp_path):
+    """A file compressed once is not compressed again (best brotli takes seconds per megabyte)."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "a.js").write_text("let x = 1;\n" * 500)
+    cache = tmp_path / "cache"
+    build.write_compressed(tmp_path / "site", cache=cache)
+    entries = sorted(p.suffix for p in cache.iterdir())
+    assert entries == [".br", ".gz"]
+    for entry in cache.iterdir():
+        entry.write_bytes(build.COMPRESSORS[entry.suffix](b"cached"))
+    (tmp_path / "site" / "a.js.br").unlink()
+    build.write_compressed(tmp_path / "site", cache=cache)
+    assert brotli.decompress((tmp_path / "site" / "a.js.br").read_bytes()) == b"cached"
 
 
 @pytest.fixture(scope="module")
@@ -112,15 +139,16 @@ def fetch(port: int, path: str, headers: dict) -> tuple[int, dict, bytes]:
 
 @pytest.mark.parametrize("path, source", [("/runtime/pyodide/pyodide.asm.wasm", "runtime/pyodide/pyodide.asm.wasm"),
                                           ("/rules/", "rules/index.html"), ("/app/ui.toml", "app/ui.toml")])
-def test_server_sends_the_twin_to_clients_that_take_gzip(built_site, server, path, source):
+def test_server_sends_the_twin_the_client_takes(built_site, server, path, source):
     if not (built_site / source).is_file():
         pytest.skip(f"{source} is not built")
     original = (built_site / source).read_bytes()
-    status, headers, body = fetch(server, path, {"Accept-Encoding": "gzip, deflate, br"})
-    assert status == 200
-    if len(original) >= build.COMPRESS_MIN_BYTES:
-        assert headers.get("content-encoding") == "gzip" and headers.get("vary") == "Accept-Encoding"
-        assert gzip.decompress(body) == original
+    for accept, encoding in (("gzip, deflate, br", "br"), ("gzip, deflate", "gzip")):
+        status, headers, body = fetch(server, path, {"Accept-Encoding": accept})
+        assert status == 200
+        if len(original) >= build.COMPRESS_MIN_BYTES:
+            assert headers.get("content-encoding") == encoding and headers.get("vary") == "Accept-Encoding"
+            assert DECOMPRESS[".br" if encoding == "br" else ".gz"](body) == original
     assert headers["content-type"].split(";")[0] == build.MIME_TYPES[(built_site / source).suffix].split(";")[0]
     status, headers, body = fetch(server, path, {})
     assert status == 200 and "content-encoding" not in headers and body == original

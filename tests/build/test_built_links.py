@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -78,15 +79,15 @@ def pyscript_configs(built_site, scanned) -> dict[Path, dict]:
                 found = local_target(built_site, path, ref.url)
                 assert found and found[0].is_file(), f"{path}: config {ref.url} missing"
                 configs[found[0]] = tomllib.loads(found[0].read_text(encoding="utf-8"))
-    worker_config = built_site / "app" / "engine.toml"
-    configs[worker_config] = tomllib.loads(worker_config.read_text(encoding="utf-8"))
+    ui_config = built_site / "app" / "ui.toml"
+    configs[ui_config] = tomllib.loads(ui_config.read_text(encoding="utf-8"))
     return configs
 
 
 def test_pyscript_configs_and_their_files_resolve(built_site, scanned):
     """Each config's interpreter and every [files] entry exist in the build and are local."""
     configs = pyscript_configs(built_site, scanned)
-    assert len(configs) >= 2, "expected the UI config and the engine worker config"
+    assert len(configs) >= 3, "expected the game's, the calculator's and the all-modules UI configs"
     for config_path, config in configs.items():
         name = config_path.relative_to(built_site)
         interpreter = config.get("interpreter")
@@ -98,23 +99,35 @@ def test_pyscript_configs_and_their_files_resolve(built_site, scanned):
         assert not config.get("packages"), f"{name}: packages would be fetched from elsewhere"
 
 
-def test_engine_worker_config_lists_every_engine_module(built_site):
-    """New engine modules reach the browser without editing any config."""
-    config = tomllib.loads((built_site / "app" / "engine.toml").read_text(encoding="utf-8"))
-    assert config.get("sync_main_only") is True
-    assert config["interpreter"].endswith("runtime/pyodide/pyodide.mjs")
-    listed = {Path(dest).as_posix().removeprefix("./") for dest in config["files"].values()}
+def test_engine_file_list_names_every_engine_module(built_site):
+    """New engine modules reach the browser's worker without editing any list."""
+    listed = json.loads((built_site / "app" / "engine-files.json").read_text(encoding="utf-8"))
     for module in sorted((ROOT / "engine").glob("*.py")):
         assert f"engine/{module.name}" in listed, f"engine/{module.name} is not shipped to the worker"
-    assert (built_site / "app" / "worker.py").is_file()
+    assert "engine/data/crib_table.json" in listed
+    for path in listed:
+        assert (built_site / path).is_file(), path
+    worker = (built_site / "static" / "engine-worker.mjs").read_text(encoding="utf-8")
+    assert 'from "../runtime/pyodide/pyodide.mjs"' in worker and "app/engine-files.json" in worker
 
 
-def test_ui_config_ships_the_bridge(built_site):
-    config = tomllib.loads((built_site / "app" / "ui.toml").read_text(encoding="utf-8"))
-    assert config["interpreter"].endswith("runtime/micropython/micropython.mjs")
-    assert "!error" in config.get("plugins", []), "PyScript's error banner would show tracebacks"
-    assert "./bridge.py" in config["files"]
-    assert "./worker.py" not in config["files"]
+def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
+    """Each page's config lists its module and what it imports, as .mpy; ui.toml lists them all."""
+    every = tomllib.loads((built_site / "app" / "ui.toml").read_text(encoding="utf-8"))
+    sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py"))
+    assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
+    expected = {"game": {"board", "bridge", "game", "stats_view", "store"},
+                "calculator": {"bridge", "calculator", "cardview"},
+                "verifier": {"bridge", "cardview", "verifier"}}
+    for page, modules in expected.items():
+        config = tomllib.loads((built_site / "app" / f"{page}.toml").read_text(encoding="utf-8"))
+        assert config["interpreter"].endswith("runtime/micropython/micropython.mjs")
+        assert "!error" in config.get("plugins", []), "PyScript's error banner would show tracebacks"
+        assert set(config["files"]) == {f"./{name}.mpy" for name in modules}, page
+    for name in sources:
+        data = (built_site / "app" / f"{name}.mpy").read_bytes()
+        assert data[:2] == b"M\x06", f"{name}.mpy is not MicroPython bytecode (mpy v6)"
+        assert not (built_site / "app" / f"{name}.py").exists(), f"{name}.py ships as source too"
 
 
 def test_runtime_is_vendored_without_extras(built_site):
@@ -125,12 +138,17 @@ def test_runtime_is_vendored_without_extras(built_site):
                    "micropython/micropython.mjs", "micropython/micropython.wasm"):
         assert (runtime / needed).is_file(), needed
     assert not list(runtime.rglob("*.map"))
-    shipped = (p.name for p in (runtime / "micropython").iterdir() if p.suffix != ".gz")  # .gz: compressed twins
+    shipped = (p.name for p in (runtime / "micropython").iterdir() if p.suffix not in (".gz", ".br"))  # twins
     assert sorted(shipped) == ["micropython.mjs", "micropython.wasm"]
 
 
+LAUNCHER_RE = re.compile(r"import asyncio\nawait asyncio\.sleep\(0\)\nimport [a-z_]+")
+
+
 def test_no_inline_event_handlers_or_scripts(built_site, scanned):
-    """Keeps a strict Content-Security-Policy possible: scripts are files, JSON-LD or PyScript tags."""
+    """Keeps a strict Content-Security-Policy possible: JavaScript only from files; inline only
+    JSON-LD and the one-line MicroPython launcher of a page module (not JavaScript, so not
+    something the policy has to allow)."""
     problems = []
     for path, page in scanned.items():
         name = path.relative_to(built_site)
@@ -140,6 +158,8 @@ def test_no_inline_event_handlers_or_scripts(built_site, scanned):
         for attrs, text in page.scripts:
             kind = attrs.get("type", "")
             if kind == "application/ld+json":
+                continue
+            if kind == "mpy" and not attrs.get("src") and LAUNCHER_RE.fullmatch(text.strip()):
                 continue
             if not attrs.get("src"):
                 problems.append(f"{name}: inline <script type={kind!r}>")

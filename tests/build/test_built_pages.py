@@ -111,7 +111,9 @@ def test_interactive_pages_load_pyscript_and_show_engine_status(built_site, site
         if page.template in ("game", "calculator"):
             assert 'id="engine-status"' in html and 'role="status"' in html, page.output
             assert '<script type="module" src="' in html and "runtime/pyscript/core.js" in html
-            assert re.search(r'<script type="mpy" src="[./]*app/\w+\.py" config="[./]*app/ui\.toml">', html)
+            assert re.search(rf'<script type="mpy" config="[./]*app/{page.template}\.toml">\n'
+                             rf'import asyncio\nawait asyncio.sleep\(0\)\nimport {page.template}\n</script>', html)
+            assert re.search(r'<script src="[./]*static/engine\.js" data-start></script>', html), page.output
         else:
             assert "pyscript" not in html, f"{page.output}: a plain page should not load Python"
 

@@ -11,7 +11,7 @@ import pytest
 
 import build
 
-PYTHON_URL_RE = re.compile(r"\.wasm(\?|$)|\.py(\?|$)|pyodide|pyscript|micropython", re.I)
+PYTHON_URL_RE = re.compile(r"\.wasm(\?|$)|\.m?py(\?|$)|pyodide|pyscript|micropython|engine-worker|/engine/", re.I)
 
 PROBE_HTML = """<!doctype html>
 <html lang="en" data-root="../" data-engine="idle" data-ui="loading">
@@ -19,6 +19,7 @@ PROBE_HTML = """<!doctype html>
 <meta charset="utf-8">
 <title>Engine self-check</title>
 <link rel="icon" href="../static/favicon.svg" type="image/svg+xml">
+<script src="../static/engine.js"></script>
 <script type="module" src="../runtime/pyscript/core.js"></script>
 </head>
 <body>

@@ -43,7 +43,8 @@ def test_engine_boots_from_vendored_files_and_answers_ping(page, problems, base_
     assert all(url.startswith(base_url + "/") for url in loaded), [u for u in loaded if not u.startswith(base_url)]
     for needed in ("/runtime/pyscript/core.js", "/runtime/micropython/micropython.wasm",
                    "/runtime/pyodide/pyodide.asm.wasm", "/runtime/pyodide/python_stdlib.zip",
-                   "/app/engine.toml", "/app/worker.py", "/engine/api.py", "/app/bridge.py"):
+                   "/static/engine.js", "/static/engine-worker.mjs", "/app/engine-files.json",
+                   "/engine/api.py", "/app/bridge.mpy"):
         assert any(url.startswith(base_url) and url.endswith(needed) for url in loaded), f"{needed} never loaded"
     longest = max(page.evaluate("window.__longTasks") or [0])
     # Pyodide on the main thread would freeze the page for seconds; in the worker it stays live.
@@ -96,4 +97,4 @@ def test_bridge_round_trip_and_clear_error_messages(page, problems, probe_url, w
     assert page.locator(".py-error").count() == 0  # PyScript's own error banner stays off
     assert page.get_attribute("html", "data-engine") == "ready"  # the engine survives failed calls
     logged = "\n".join(problems.found)
-    assert "Traceback" in logged  # the details went to the console for developers
+    assert "the engine's worker stopped" in logged  # the details went to the console for developers

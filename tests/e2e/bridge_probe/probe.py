@@ -2,6 +2,8 @@
 
 import json
 
+import js
+
 import bridge
 from pyscript import document
 
@@ -24,19 +26,21 @@ async def unknown(event):
     await bridge.call("no_such_function", {})
 
 
-class RawWorker:
-    """Calls an exported endpoint directly with broken JSON, so a Python exception crosses."""
-
-    def __init__(self, worker):
-        self.worker = worker
+class BrokenEngine:
+    """Stands in for window.cribbageEngine when the worker cannot carry a call (a rejected promise)."""
 
     def call(self, name, text):
-        return self.worker.ping("not json")
+        return js.Promise.reject(js.Error.new("the engine's worker stopped"))
 
 
 async def worker_raises(event):
     await bridge.ready()
-    await bridge._request(RawWorker(bridge._state["worker"]), "ping", {})
+    working = bridge._engine
+    bridge._engine = lambda: BrokenEngine()
+    try:
+        await bridge._request("ping", {})
+    finally:
+        bridge._engine = working
 
 
 def page_raises(event):
