@@ -85,16 +85,22 @@ other seats. The only private event is the dealt hand (``start_events`` holds tw
 The view (``state.view(seat)``): exactly what that seat may know
 -----------------------------------------------------------------
 ``{"seat", "players", "target", "muggins", "hand_number", "phase", "to_act", "dealer", "pone",
-"scores", "tally": [{source: points}] by seat (whole game), "hand_points": the same for this hand,
-"hand": own cards not yet laid, "discards": own discards or None, "played": own cards laid,
-"hand_sizes", "discarded": [bool] by seat, "crib_owner", "crib_size", "crib": cards or None (only
+"scores", "backs": by seat, each side's score before its last move on the board (where its back
+peg stands; 0 before it has scored), "tally": [{source: points}] by seat (whole game),
+"hand_points": the same for this hand, "hand": own cards not yet laid, "discards": own discards
+or None, "played": own cards laid, "hand_sizes", "discarded": [bool] by seat, "crib_owner", "crib_size", "crib": cards or None (only
 once shown, or while a muggins count of it is due), "starter": card or None, "laid": [[seat, card]] this hand in order, "count",
 "current": [[seat, card]] since the count last reset, "go": seats that said go in this count,
 "shown": [show records as in the show event] of this hand, "counting": the count_turn record or
 None, "legal_actions" (empty unless it is this seat's turn), "commitment" (always),
 "seed" (None until the hand is over), "last_hand": {"hand_number", "dealer", "seed",
 "commitment", "points"} or None, "is_over", "winner", "winners", "skunk", "revealed": None, or
-once the game is over {"hands", "crib_dealt", "starter"} as dealt}``.
+once the game is over {"hands", "crib_dealt", "starter"} as dealt, with where the cards ended:
+"held" (by seat, the cards not laid when the game ended), "discards" (by seat) and "crib"}``.
+
+A move on the board is one scoring: a card's points in the play (fifteen and a pair together),
+one hand or crib counted, a go, last card, his heels, a muggins claim. Its points go on at once,
+so the back peg stays where the move began.
 
 Fair deals and seeds
 --------------------
@@ -106,9 +112,11 @@ from ``fairdeal.new_seed()`` when it is needed; a given seed (str or int) derive
 Saved games
 -----------
 ``to_json()`` is compact canonical JSON holding the rules, the cut, one summary line per finished
-hand, the current hand and its action list. ``from_json`` refuses anything that is not exactly
-such a game with ``GameFormatError`` (a ``ValueError``): it checks structure and types, that the
-hands are the deal of the stored seed, that every card is in exactly one place, that the scores
+hand, the back pegs ("backs"), the current hand and its action list. Games saved before "backs"
+was added still load, with the back pegs of the sides that have not scored in the current hand
+at 0 (the replay of the hand puts the others where they belong). ``from_json`` refuses anything
+that is not exactly such a game with ``GameFormatError`` (a ``ValueError``): it checks structure
+and types, that the hands are the deal of the stored seed, that every card is in exactly one place, that the scores
 are the sums of the points, and finally replays the current hand's actions and requires the
 same state. The saved text holds the seeds and every hand: it is for the device's own storage,
 never for an opponent (opponents and the UI get views).
@@ -251,6 +259,7 @@ class GameState:
         self.cut: dict = {}
         self.history: list[dict] = []
         self.tally: list[list[int]] = [[0] * len(SOURCES) for _ in range(players)]
+        self.backs: list[int] = [0] * players  # by seat: the side's score before its last peg move
         self.phase = "discard"
         self.to_act: int | None = None
         self.winner: int | None = None
@@ -446,10 +455,19 @@ class GameState:
         return events_for(seat, events)
 
     def _add(self, seat: int, points: int, reason: str, cards: Iterable[int], source: int,
-             events: list[dict], show: str | None = None) -> None:
-        """Peg points for a seat and record the score event (the only place points are added)."""
+             events: list[dict], show: str | None = None, joined: bool = False) -> None:
+        """Peg points for a seat and record the score event (the only place points are added).
+
+        ``joined``: these points go on the board in the same move as the seat's points just
+        before (the items of one card in the play, or of one counted show), so the back peg
+        stays where that move began.
+        """
         if points <= 0:
             return
+        if not joined:
+            before = self._side_score(seat)
+            for s in self.side_seats(seat):
+                self.backs[s] = before
         self.tally[seat][source] += points
         self.points[seat][source] += points
         event = {"type": "score", "seat": seat, "points": points, "reason": reason,
@@ -526,8 +544,8 @@ class GameState:
         current = [c for _, c in self.laid[self.count_start:]]
         result = score_play(current)
         events.append({"type": "play", "seat": seat, "card": card, "count": result.count})
-        for item in result.items:
-            self._add(seat, item.points, item.kind, item.cards, _PEGGING, events)
+        for k, item in enumerate(result.items):
+            self._add(seat, item.points, item.kind, item.cards, _PEGGING, events, joined=k > 0)
         if self._won(seat, events):
             return
         self._advance_play((seat + 1) % self.players, events)
@@ -600,8 +618,8 @@ class GameState:
             result = self._current_show()
             events.append(self._show_event(self.show_step, result, None))
             source = _CRIB if what == "crib" else _HAND
-            for item in result.items:
-                self._add(seat, item.points, item.kind, item.cards, source, events, show=what)
+            for k, item in enumerate(result.items):
+                self._add(seat, item.points, item.kind, item.cards, source, events, show=what, joined=k > 0)
             self.show_step += 1
             if self._won(seat, events):
                 return
@@ -614,8 +632,8 @@ class GameState:
         source = _CRIB if what == "crib" else _HAND
         cards = list(result.hand) + [result.starter]
         if points == result.total:
-            for item in result.items:
-                self._add(seat, item.points, item.kind, item.cards, source, events, show=what)
+            for k, item in enumerate(result.items):
+                self._add(seat, item.points, item.kind, item.cards, source, events, show=what, joined=k > 0)
         else:
             self._add(seat, points, "count", cards, source, events, show=what)
         self.claims.append(points)
@@ -680,11 +698,14 @@ class GameState:
         if over:
             revealed = {"hands": [sorted(int(c) for c in h) for h in self._deal.hands],
                         "crib_dealt": sorted(int(c) for c in self._deal.crib),
-                        "starter": int(self._deal.starter)}
+                        "starter": int(self._deal.starter),
+                        "held": [list(h) for h in self.held],
+                        "discards": [None if d is None else list(d) for d in self.discards],
+                        "crib": list(self.crib)}
         return {
             "seat": seat, "players": n, "target": self.target, "muggins": self.muggins,
             "hand_number": self.hand_number, "phase": self.phase, "to_act": self.to_act,
-            "dealer": self.dealer, "pone": self.pone, "scores": self.scores,
+            "dealer": self.dealer, "pone": self.pone, "scores": self.scores, "backs": list(self.backs),
             "tally": [dict(zip(SOURCES, t)) for t in self.tally],
             "hand_points": [dict(zip(SOURCES, p)) for p in self.points],
             "hand": list(self.held[seat]),
@@ -719,7 +740,7 @@ class GameState:
             "history": [{"hand": h["hand"], "dealer": h["dealer"], "seed": h["seed"],
                          "points": [list(p) for p in h["points"]]} for h in self.history],
             "tally": [list(t) for t in self.tally],
-            "scores": self.scores,
+            "scores": self.scores, "backs": list(self.backs),
             "phase": self.phase, "to_act": self.to_act, "winner": self.winner,
             "hand": {
                 "number": self.hand_number, "dealer": self.dealer, "seed": self.seed,
@@ -805,6 +826,20 @@ def _points(value: object, n: int, where: str) -> list[list[int]]:
     return value
 
 
+def _backs(value: object, scores: list[int], sides: list[int]) -> list[int]:
+    """Check the back pegs: below the score (0 before any points), shared by partners."""
+    n = len(scores)
+    if not (isinstance(value, list) and len(value) == n):
+        raise _fail(f"backs must list {n} seats")
+    for s, back in enumerate(value):
+        _int(back, f"seat {s}'s back peg", 0, MAX_POINTS)
+        _need(back < scores[s] or back == scores[s] == 0,
+              f"seat {s}'s back peg {back} is not behind its score {scores[s]}")
+        _need(all(value[t] == back for t in range(n) if sides[t] == sides[s]),
+              "partners share their pegs: their back pegs differ")
+    return value
+
+
 def from_json(text: str) -> GameState:
     """Load a game saved by to_json; anything corrupt or tampered raises GameFormatError."""
     if not isinstance(text, (str, bytes, bytearray)):
@@ -820,7 +855,9 @@ _TOP_KEYS = ("format", "version", "players", "target", "muggins", "seed", "cut",
              "tally", "scores", "phase", "to_act", "winner", "hand")
 _HAND_KEYS = ("number", "dealer", "seed", "held", "discards", "crib", "starter", "laid",
               "count_start", "go", "show_step", "claims", "points", "actions")
+_OPTIONAL_KEYS = ("backs",)  # added later: games saved before it still load (back pegs at 0)
 _TOP_SET, _HAND_SET = frozenset(_TOP_KEYS), frozenset(_HAND_KEYS)
+_FULL_SET = _TOP_SET | frozenset(_OPTIONAL_KEYS)
 _CUT_SET = frozenset(("seed", "cuts", "dealer"))
 _HISTORY_SET = frozenset(("hand", "dealer", "seed", "points"))
 
@@ -833,7 +870,7 @@ def from_dict(data: object) -> GameState:
     version = data.get("version")
     _need(version == FORMAT_VERSION and _is_int(version),
           f"unknown format version {version!r} (this engine reads version {FORMAT_VERSION})")
-    _keys(data, _TOP_SET, "the game")
+    _keys(data, _FULL_SET if "backs" in data else _TOP_SET, "the game")
 
     n = data["players"]
     _need(_is_int(n) and n in PLAYER_COUNTS, f"players must be one of {PLAYER_COUNTS}, got {n!r}")
@@ -932,6 +969,7 @@ def from_dict(data: object) -> GameState:
     sums = [sum(sum(tally[t]) for t in range(n) if sides[t] == sides[s]) for s in range(n)]
     _need(_same(data["scores"], sums),
           f"the scores {data['scores']!r} are not the sums of the points {sums!r}")
+    backs = _backs(data["backs"], sums, sides) if "backs" in data else [0] * n
     _need(data["phase"] in PHASES, f"unknown phase {data['phase']!r}")
     _need(data["to_act"] is None or _is_int(data["to_act"]), "to_act must be a seat or null")
     _need(data["winner"] is None or _is_int(data["winner"]), "winner must be a seat or null")
@@ -949,6 +987,7 @@ def from_dict(data: object) -> GameState:
     state.history = [{"hand": h["hand"], "dealer": h["dealer"], "seed": h["seed"],
                       "points": [list(p) for p in h["points"]]} for h in history]
     state.tally = before
+    state.backs = list(backs)  # the replay moves the back pegs of the sides that score this hand
     for s in range(n):
         _need(state._side_score(s) < target, "a score had reached the target before the current hand")
     state._start_hand(number, dealer, [], seed=hand_seed)
@@ -961,8 +1000,10 @@ def from_dict(data: object) -> GameState:
         _need(state.hand_number == number, "the stored actions run past the end of the hand")
     # Every value was type-checked above (ints are ints, not true or 1.0), so == is exact here.
     replayed = state.to_dict()
+    if "backs" not in data:
+        del replayed["backs"]
     if replayed != data:
-        for key in _TOP_KEYS:
+        for key in _TOP_KEYS + (("backs",) if "backs" in data else ()):
             if key == "hand":
                 for sub in _HAND_KEYS:
                     _need(_same(replayed["hand"][sub], hand[sub]),

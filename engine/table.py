@@ -420,6 +420,8 @@ def page_view(state: GameState, seat: int = HUMAN) -> dict:
     """A seat's view for the page: no count hints in the muggins count; shows with labels."""
     view = state.view(seat)
     view["hand"] = sorted(view["hand"], key=display_order)
+    if view["revealed"]:
+        view["revealed"]["held"] = [sorted(h, key=display_order) for h in view["revealed"]["held"]]
     if view["phase"] == "count":
         view["legal_actions"] = []
     for record in view["shown"]:

@@ -4,7 +4,11 @@ Runs in MicroPython on the main thread (keep to the subset). This module binds t
 draws what the engine returns; every rule, count, decision and word of commentary comes from
 the engine in the worker (engine/table.py, called through bridge.call). The page keeps the
 game's JSON, sends it with each call and saves what comes back (store.py), so a reload picks
-the game up exactly where it was and can never deal a hand again.
+the game up exactly where it was and can never deal a hand again. While the events of a reply
+are still being shown, or the page waits at a go or at "Deal hand N", the save also holds the
+table's position (the table as shown, the events still to show, the stop: see table_position),
+so a reload comes back to that very place; store.check_table validates it, and anything wrong
+with it only means resuming from the engine's view.
 
 The flow: an engine reply brings the new game JSON, the view of seat 0 and the events that
 led there. The events are shown one by one, at the pace the player chose, on a display model
@@ -63,6 +67,7 @@ S = {
     "passing": False,    # two people sharing the device (pass and play)
     "me": HUMAN,         # the person whose cards the table shows (pass and play: either seat)
     "hidden": False,     # pass and play: both hands hidden until the next person taps
+    "placed": False,     # the last save holds the table's position (events still to show, a stop)
 }
 
 
@@ -211,7 +216,7 @@ def model_from_view(view):
         "counting": view["counting"], "commitment": view["commitment"], "seed": view["seed"],
         "last_hand": view["last_hand"], "over": view["is_over"], "winner": view["winner"],
         "legal": [a["card"] for a in view["legal_actions"] if a["type"] == "play"],
-        "cut": None,
+        "cut": None, "revealed": view.get("revealed"),
     }
 
 
@@ -219,7 +224,7 @@ def blank_model(view):
     """The table before the first events of a new game are shown."""
     model = model_from_view(view)
     model.update({"hand": [], "left": [0] * len(view["hand_sizes"]), "crib_size": 0, "commitment": None,
-                  "hand_number": 0, "scores": [0] * len(view["scores"]), "legal": []})
+                  "hand_number": 0, "scores": [0] * len(view["scores"]), "legal": [], "revealed": None})
     return model
 
 
@@ -229,8 +234,26 @@ def start_hand(model, event):
                   "played": [], "discards": None, "left": [event.get("cards_each", 0)] * len(model["left"]),
                   "crib_size": 0, "crib": None,
                   "starter": None, "laid": [], "count_start": 0, "count": 0, "go": [], "shown": [],
-                  "counting": None, "commitment": event["commitment"], "seed": None, "legal": []})
+                  "counting": None, "commitment": event["commitment"], "seed": None, "legal": [],
+                  "revealed": None})
     S["steps"] = {}
+
+
+def final_cards(model, seat):
+    """The cards a seat still held when the game ended (the final board turns them up), or None."""
+    revealed = model.get("revealed")
+    if not model["over"] or not revealed:
+        return None
+    held = revealed.get("held") or []
+    return list(held[seat]) if 0 <= seat < len(held) else None
+
+
+def final_crib(model):
+    """The crib's cards once the game is over (turned up on the final board), or None."""
+    revealed = model.get("revealed")
+    if not model["over"] or not revealed or not revealed.get("crib"):
+        return None
+    return list(revealed["crib"])
 
 
 def display_phase(model):
@@ -334,10 +357,20 @@ def render_seat_list(model):
             item.classList.add("side-" + str(seat % 2))
         held = model["left"][seat] if seat < len(model["left"]) else 0
         backs = make("span", "seat-item-cards")
-        for _ in range(held):
-            backs.append(card_back("card-tiny"))
-        backs.append(make("span", "visually-hidden", name + " holds " + str(held)
-                          + (" card" if held == 1 else " cards")))
+        final = final_cards(model, seat) if seat != S["me"] or S["passing"] else None
+        if final is not None:
+            backs.classList.add("is-revealed")
+            for card in final:
+                face = card_face(card, cls="card-final")
+                face.setAttribute("aria-hidden", "true")
+                backs.append(face)
+            backs.append(make("span", "visually-hidden", name + (" held " + ", ".join(
+                info(card)["spoken"] for card in final) if final else " had no cards left") + " at the end"))
+        else:
+            for _ in range(held):
+                backs.append(card_back("card-tiny"))
+            backs.append(make("span", "visually-hidden", name + " holds " + str(held)
+                              + (" card" if held == 1 else " cards")))
         item.append(backs)
         points = make("span", "seat-item-score", str(model["scores"][seat]))
         points.setAttribute("data-score-seat", str(seat))
@@ -370,13 +403,26 @@ def render_seats(model):
         shown("you-go", False)
     cpu = q("cpu-hand")
     cpu.replaceChildren()
-    for _ in range(model["left"][1] if S["players"] == 2 else 0):
+    other = 1 - me if S["players"] == 2 else None
+    holder = S["names"][other] if S["passing"] and other is not None else "The computer"
+    final = final_cards(model, other) if other is not None else None
+    cpu.classList.toggle("is-revealed", final is not None)
+    if final is not None:
+        # The final board: whatever the other side still held is turned up.
+        for card in final:
+            item = make("li")
+            item.append(card_face(card, cls="card-final"))
+            cpu.append(item)
+        cpu.setAttribute("aria-label", holder + (" held " + ", ".join(info(card)["spoken"] for card in final)
+                                                 if final else " had no cards left") + " at the end")
+        return
+    n = model["left"][other] if other is not None else 0
+    for _ in range(n):
         item = make("li")
         item.append(card_back("card-small"))
         cpu.append(item)
-    n = model["left"][1] if S["players"] == 2 else 0
-    cpu.setAttribute("aria-label", "The computer holds " + ("no cards" if n == 0 else
-                                                             ("one card" if n == 1 else str(n) + " cards")))
+    cpu.setAttribute("aria-label", holder + " holds " + ("no cards" if n == 0 else
+                                                         ("one card" if n == 1 else str(n) + " cards")))
 
 
 def render_middle(model):
@@ -391,8 +437,14 @@ def render_middle(model):
         starter.append(deck)
     crib = q("crib")
     crib.replaceChildren()
-    for _ in range(min(model["crib_size"], 4)):
-        crib.append(card_back("card-stack"))
+    turned = final_crib(model)
+    crib.classList.toggle("is-revealed", turned is not None)
+    if turned is not None:
+        for card in turned:
+            crib.append(card_face(card, cls="card-final"))  # the final board: the crib turned up
+    else:
+        for _ in range(min(model["crib_size"], 4)):
+            crib.append(card_back("card-stack"))
     crib.setAttribute("data-size", str(model["crib_size"]))
     if model["hand_number"]:
         q("crib-label").textContent = ((whose(model["dealer"]) + " crib") if is_multi() else
@@ -885,8 +937,16 @@ def sync_model():
     S["model"] = model_from_view(S["view"])
     S["selected"] = []
     hide_if_passing()
-    board.set_scores(board_scores(S["model"]["scores"]))
+    board.set_scores(board_scores(S["model"]["scores"]), backs=view_backs())
     render()
+    if S["placed"]:
+        save()  # nothing left to show: a reload starts from the engine's view
+
+
+def view_backs():
+    """The back pegs for the board's tracks, as the engine's view has them (None if it has none)."""
+    backs = S["view"].get("backs") if S["view"] is not None else None
+    return board_scores(backs) if backs else None
 
 
 def hide_if_passing():
@@ -948,6 +1008,7 @@ async def pump():
             event = S["queue"].pop(0)
             stop = await show_event(event)
             if stop:
+                save(stop)  # a reload comes back to this very stop
                 set_waiting(stop)
                 return
         sync_model()
@@ -1006,13 +1067,47 @@ def take(reply):
     S["result"] = reply.get("result")
     S["cards"].update(reply["cards"])
     S["queue"].extend(reply["events"])
-    save()
+    save("" if S["queue"] else None)
 
 
-def save():
-    """Save the game's JSON (unless another tab has taken the game over)."""
-    if S["game"] is not None and not S.get("readonly"):
-        store.save_game(S["game"], S["meta"])
+def save(stop=None):
+    """Save the game's JSON (unless another tab has taken the game over).
+
+    With ``stop`` the save also keeps the table's position: "" while events are still to be
+    shown, "go" or "next" while the page waits at that click. The engine's game has already
+    moved on; this is only what the table shows, so a reload comes back to the same place.
+    """
+    if S["game"] is None or S.get("readonly"):
+        return
+    meta = S["meta"]
+    if stop is not None and S["model"] is not None:
+        meta = dict(meta)
+        meta[store.TABLE_KEY] = table_position(stop)
+    S["placed"] = stop is not None
+    store.save_game(S["game"], meta)
+
+
+def table_position(stop):
+    """The table as shown and the events still to show (store.check_table validates it on load)."""
+    return {"v": store.TABLE_VERSION, "game": store.fingerprint(S["game"]), "stop": stop,
+            "model": S["model"], "queue": S["queue"], "thrown": S["thrown"], "me": S["me"],
+            "pegs": board.peg_positions(), "cards": S["cards"]}
+
+
+def restore_table(position):
+    """Put the table back where the saved position says (the events still to show, the stop)."""
+    S["cards"].update(position["cards"])
+    S["model"] = position["model"]
+    S["queue"] = list(position["queue"])
+    S["thrown"] = list(position["thrown"])
+    S["selected"] = []
+    if S["passing"]:
+        S["me"] = position["me"]
+        S["hidden"] = True  # after a reload nobody's cards show until the right person taps
+        hide_if_passing()
+    board.set_scores(board_scores(S["model"]["scores"]), False,
+                     backs=[pegs[1] for pegs in position["pegs"]])
+    S["placed"] = True
 
 
 async def finish():
@@ -1399,6 +1494,7 @@ async def resume_game(text, meta):
     q("prompt").textContent = "Picking up your game where you left it\u2026"
     shown("practice-badge", bool((meta or {}).get("practice")))
     meta = dict(meta or {})
+    saved_table = meta.pop(store.TABLE_KEY, None)
     request = {"game": text}
     if meta.get("pass_and_play"):
         request.update({"pass_and_play": True, "names": list(meta.get("names") or [])})
@@ -1426,9 +1522,22 @@ async def resume_game(text, meta):
     S["view"] = reply["view"]
     S["awaiting"] = reply["awaiting"]
     S["result"] = reply.get("result")
-    S["model"] = model_from_view(reply["view"])
+    view = reply["view"]
+    position = None
+    if saved_table is not None:
+        position = store.check_table(saved_table, text, view["players"], view["target"])
+    if position is not None:
+        restore_table(position)
+        S["cards"].update(reply["cards"])
+        render()
+        announce("Welcome back: your game is as you left it.")
+        if position["stop"]:
+            set_waiting(position["stop"])
+            return False  # waiting at the same click as before the reload
+        return True  # the events not yet shown follow
+    S["model"] = model_from_view(view)
     hide_if_passing()
-    board.set_scores(board_scores(S["model"]["scores"]), False)
+    board.set_scores(board_scores(S["model"]["scores"]), False, backs=view_backs())
     render()
     announce("Welcome back: your game is as you left it.")
     return True

@@ -3,7 +3,8 @@
 Runs in MicroPython on the main thread (keep to the subset). Three keys, each holding JSON:
 
 - ``cribbage.game.v1``: the game in progress, ``{"v": 1, "game": <the engine's game JSON text>,
-  "meta": {...}, "tab": <id of the tab that saved it>, "rev": <save counter>}``
+  "meta": {...}, "tab": <id of the tab that saved it>, "rev": <save counter>}``; the meta may
+  hold the game page's table position under ``"table"`` (see ``check_table``)
 - ``cribbage.stats.v1``: the statistics record of engine/stats.py (``{"version": 1, ...}``)
 - ``cribbage.settings.v1``: ``{"v": 1, "difficulty", "target", "muggins", "speed"}``
 
@@ -300,6 +301,266 @@ def reject_game(message=None):
     _remove(KEY_GAME)
     _state["rev"] = 0
     _notice(message or GAME_REJECTED)
+
+
+# --- the table's position --------------------------------------------------------------------
+#
+# The engine's game JSON is exact, but it has moved on by the time the page has shown its
+# events: at the end of a hand it already holds the next deal. So the game page saves, in the
+# meta under TABLE_KEY, what its table shows and the events still to show, to come back to the
+# same place after a reload: the show with "Deal hand N", or a go to acknowledge. It is display
+# only (the engine never reads it), tied to the game text it was saved with by a fingerprint,
+# and checked here in full: anything wrong, foreign or from another game is ignored (the page
+# then resumes from the engine's view) and the next save replaces it.
+
+TABLE_KEY = "table"
+TABLE_VERSION = 1
+TABLE_STOPS = ("", "go", "next")
+MAX_QUEUE = 200
+SHOWS = ("hand", "crib")
+CARD_TEXT_FIELDS = ("rank", "glyph", "suit", "spoken", "pretty")
+
+
+def fingerprint(text):
+    """A short checksum of a saved game's text (ties the table's position to that game)."""
+    h = 5381
+    for ch in text:
+        h = (h * 31 + ord(ch)) % 16777213  # stays a small int in MicroPython
+    return str(len(text)) + ":" + str(h)
+
+
+def _is_card(value):
+    return _is_int(value) and 0 <= value < 52
+
+
+def _is_cards(value, most=52):
+    if not isinstance(value, list) or len(value) > most:
+        return False
+    for card in value:
+        if not _is_card(card):
+            return False
+    return True
+
+
+def _is_seat(value, players):
+    return _is_int(value) and 0 <= value < players
+
+
+def _is_num(value, low, high):
+    return _is_int(value) and low <= value <= high
+
+
+def _is_opt_text(value):
+    return value is None or _is_text(value)
+
+
+def _is_ints(value, count, low, high):
+    if not isinstance(value, list) or len(value) != count:
+        return False
+    for item in value:
+        if not _is_num(item, low, high):
+            return False
+    return True
+
+
+def _is_seats(value, players):
+    if not isinstance(value, list) or len(value) > 4 * players:
+        return False
+    for seat in value:
+        if not _is_seat(seat, players):
+            return False
+    return True
+
+
+def _is_pairs(value, players, most):
+    """[[seat, card], ...]"""
+    if not isinstance(value, list) or len(value) > most:
+        return False
+    for pair in value:
+        if not (isinstance(pair, list) and len(pair) == 2 and _is_seat(pair[0], players)
+                and _is_card(pair[1])):
+            return False
+    return True
+
+
+def _has(obj, fields):
+    """True if obj is a dict and every (key, check) holds for its value."""
+    if not isinstance(obj, dict):
+        return False
+    for key, check in fields:
+        if key not in obj or not check(obj[key]):
+            return False
+    return True
+
+
+def _valid_show(record, players, target):
+    """A counted hand or crib as the table draws it (items, labels and phrases)."""
+    if not _has(record, (("seat", lambda v: _is_seat(v, players)), ("show", lambda v: v in SHOWS),
+                         ("cards", lambda v: _is_cards(v, 5)), ("starter", _is_card),
+                         ("total", lambda v: _is_num(v, 0, 29)), ("spoken", _is_text),
+                         ("items", lambda v: isinstance(v, list) and len(v) <= 40),
+                         ("phrases", lambda v: isinstance(v, list) and len(v) <= 40))):
+        return False
+    claimed = record.get("claimed")
+    if claimed is not None and not _is_num(claimed, 0, 29):
+        return False
+    items = record["items"]
+    for item in items:
+        if not _has(item, (("cards", lambda v: _is_cards(v, 5)), ("points", lambda v: _is_num(v, 0, 29)),
+                           ("label", _is_text))):
+            return False
+    for phrase in record["phrases"]:
+        if not _has(phrase, (("text", _is_text), ("items", lambda v: isinstance(v, list)))):
+            return False
+        for index in phrase["items"]:
+            if not _is_num(index, 0, len(items) - 1):
+                return False
+    return True
+
+
+def _valid_counting(record, players):
+    return _has(record, (("seat", lambda v: _is_seat(v, players)), ("show", lambda v: v in SHOWS),
+                         ("cards", lambda v: _is_cards(v, 5)), ("starter", _is_card)))
+
+
+def _valid_cut(event, players):
+    return _has(event, (("cuts", lambda v: _is_pairs(v, players, 52)), ("dealer", lambda v: _is_seat(v, players)),
+                        ("seed", _is_text), ("commitment", _is_text)))
+
+
+def _valid_event(event, players, target):
+    """One engine event of the game page's reply, with the fields the table uses checked."""
+    if not _has(event, (("type", _is_text),)):
+        return False
+    for key in ("say",):
+        if key in event and not _is_text(event[key]):
+            return False
+    if "said" in event and not isinstance(event["said"], bool):
+        return False
+    kind = event["type"]
+    seat = lambda v: _is_seat(v, players)  # noqa: E731
+    points = lambda v: _is_num(v, 0, 1000)  # noqa: E731
+    if kind == "cut":
+        return _valid_cut(event, players)
+    if kind == "deal":
+        return _has(event, (("hand_number", lambda v: _is_num(v, 1, 1000)), ("dealer", seat),
+                            ("commitment", _is_text))) and (
+            "cards_each" not in event or _is_num(event["cards_each"], 0, 6))
+    if kind == "hand":
+        return _has(event, (("seat", seat), ("cards", lambda v: _is_cards(v, 6))))
+    if kind == "discard":
+        return _has(event, (("seat", seat), ("count", lambda v: _is_num(v, 1, 2))))
+    if kind == "starter":
+        return _has(event, (("card", _is_card), ("dealer", seat)))
+    if kind == "play":
+        return _has(event, (("seat", seat), ("card", _is_card), ("count", lambda v: _is_num(v, 0, 31))))
+    if kind == "go":
+        return _has(event, (("seat", seat), ("count", lambda v: _is_num(v, 0, 31))))
+    if kind == "reset":
+        return _has(event, (("next", seat),))
+    if kind == "count_turn":
+        return _valid_counting(event, players)
+    if kind == "show":
+        return _valid_show(event, players, target)
+    if kind == "score":
+        return (_has(event, (("seat", seat), ("points", points), ("total", points), ("reason", _is_text),
+                             ("cards", _is_cards)))
+                and ("show" not in event or event["show"] in SHOWS))
+    if kind == "hand_end":
+        return _has(event, (("hand_number", lambda v: _is_num(v, 1, 1000)), ("seed", _is_text),
+                            ("commitment", _is_text)))
+    if kind == "game_over":
+        return _has(event, (("winner", seat), ("scores", lambda v: _is_ints(v, players, 0, 1000))))
+    return False
+
+
+def _valid_model(model, players, target):
+    """The table as the game page draws it (game.py's display model)."""
+    seat = lambda v: _is_seat(v, players)  # noqa: E731
+    if not _has(model, (
+            ("hand_number", lambda v: _is_num(v, 0, 1000)), ("dealer", seat),
+            ("scores", lambda v: _is_ints(v, players, 0, 1000)), ("target", lambda v: v == target),
+            ("muggins", lambda v: isinstance(v, bool)), ("hand", lambda v: _is_cards(v, 6)),
+            ("played", lambda v: _is_cards(v, 6)), ("discards", lambda v: v is None or _is_cards(v, 2)),
+            ("left", lambda v: _is_ints(v, players, 0, 6)), ("crib_size", lambda v: _is_num(v, 0, 4)),
+            ("crib", lambda v: v is None or _is_cards(v, 4)), ("starter", lambda v: v is None or _is_card(v)),
+            ("laid", lambda v: _is_pairs(v, players, 4 * players)), ("count", lambda v: _is_num(v, 0, 31)),
+            ("go", lambda v: _is_seats(v, players)), ("shown", lambda v: isinstance(v, list) and len(v) <= 5),
+            ("commitment", _is_opt_text), ("seed", _is_opt_text), ("over", lambda v: isinstance(v, bool)),
+            ("winner", lambda v: v is None or _is_seat(v, players)), ("legal", lambda v: _is_cards(v, 6)))):
+        return False
+    for key in ("count_start", "counting", "cut", "last_hand"):
+        if key not in model:
+            return False
+    if not _is_num(model["count_start"], 0, len(model["laid"])):
+        return False
+    for record in model["shown"]:
+        if not _valid_show(record, players, target):
+            return False
+    if model.get("counting") is not None and not _valid_counting(model["counting"], players):
+        return False
+    if model.get("cut") is not None and not _valid_cut(model["cut"], players):
+        return False
+    last = model.get("last_hand")
+    if last is not None and not _has(last, (("hand_number", lambda v: _is_num(v, 1, 1000)),
+                                            ("seed", _is_text), ("commitment", _is_text))):
+        return False
+    revealed = model.get("revealed")
+    if revealed is not None:
+        if not _has(revealed, (("held", lambda v: isinstance(v, list) and len(v) == players),
+                               ("crib", lambda v: _is_cards(v, 4)))):
+            return False
+        for held in revealed["held"]:
+            if not _is_cards(held, 6):
+                return False
+    return True
+
+
+def _valid_table(record, game_json, players, target):
+    if not _has(record, (("v", lambda v: v == TABLE_VERSION), ("game", _is_text),
+                         ("stop", lambda v: v in TABLE_STOPS), ("queue", lambda v: isinstance(v, list)),
+                         ("thrown", lambda v: _is_cards(v, 2)), ("me", lambda v: _is_seat(v, players)),
+                         ("pegs", lambda v: isinstance(v, list) and len(v) == (2 if players == 4 else players)),
+                         ("cards", lambda v: isinstance(v, dict) and len(v) <= 52))):
+        return False
+    if record["game"] != fingerprint(game_json):
+        return False  # saved with another game (or another version of this one)
+    queue = record["queue"]
+    if len(queue) > MAX_QUEUE or (record["stop"] == "" and not queue):
+        return False
+    for event in queue:
+        if not _valid_event(event, players, target):
+            return False
+    for pegs in record["pegs"]:
+        if not _is_ints(pegs, 2, -1, target):
+            return False
+    for key in record["cards"]:
+        data = record["cards"][key]
+        if not (_is_text(key) and key.isdigit() and int(key) < 52 and isinstance(data, dict)):
+            return False
+        for field in CARD_TEXT_FIELDS:
+            if not _is_text(data.get(field)):
+                return False
+    return _valid_model(record["model"], players, target)
+
+
+def check_table(record, game_json, players, target):
+    """The table's position saved with this game text, checked in full; None if it is not usable.
+
+    ``record`` is what the game page saved under TABLE_KEY in the meta (missing: None). Anything
+    that is not exactly such a position for this game (corrupt, foreign, another game's, another
+    table size or target) is ignored, with a note in the console, never an error.
+    """
+    if record is None:
+        return None
+    try:
+        if _is_text(game_json) and _valid_table(record, game_json, players, target):
+            return record
+    except Exception as error:
+        _log("saved table position not understood:", error)
+        return None
+    _log("saved table position ignored: it does not match the saved game")
+    return None
 
 
 # --- settings --------------------------------------------------------------------------------

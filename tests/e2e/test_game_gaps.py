@@ -1,0 +1,393 @@
+"""The game page after a reload and at the final board: nothing on the table is lost.
+
+- A reload while the show waits for "Deal hand N" comes back to that show and that button; the
+  next deal is the one the engine already made (never dealt again).
+- A reload at a go the person must acknowledge comes back to the go.
+- Both pegs of each side stand where they stood before the reload (the back peg too).
+- When the game ends in the play, the cards still held are turned up on the final board.
+- A saved table position that is corrupt, foreign or from another game is ignored: the page
+  resumes from the engine's view, with no error.
+
+Practice games from a fixed seed (``/?seed=...``) deal the same cards every time; the engine in
+CPython replays them with the policy these tests click (the first two cards shown to the crib,
+the first card that may be laid), so the tests know what the page must show.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import table
+from engine.game import from_json
+from tests.e2e.conftest import engine_ready, ui_ready
+
+KEY_GAME = "cribbage.game.v1"
+KEY_SETTINGS = "cribbage.settings.v1"
+FAST = {"v": 1, "difficulty": "easy", "target": 61, "muggins": False, "speed": "fast"}
+DECISION_TIMEOUT_MS = 60_000
+
+
+# --- the same game in CPython ----------------------------------------------------------------
+
+
+def person_move(reply: dict) -> dict:
+    """The tests' policy: the first two cards shown to the crib, the first card that may be laid."""
+    view = reply["view"]
+    if reply["awaiting"] == "discard":
+        return {"type": "discard", "cards": view["hand"][:2]}
+    legal = {a["card"] for a in view["legal_actions"]}
+    return {"type": "play", "card": next(c for c in view["hand"] if c in legal)}
+
+
+def replies(seed: str, target: int = 61):
+    """Every reply of the practice game played with the tests' policy, in order."""
+    reply = table.start({"difficulty": "easy", "target": target, "muggins": False, "seed": seed})
+    yield reply
+    while reply["awaiting"] != "over":
+        if reply["awaiting"] == "computer":
+            reply = table.computer_move({"game": reply["game"], "difficulty": "easy"})
+        else:
+            reply = table.act({"game": reply["game"], "action": person_move(reply)})
+        yield reply
+
+
+def first_hand_events(seed: str) -> list[dict]:
+    events = []
+    for reply in replies(seed):
+        events += reply["events"]
+        if any(e["type"] == "hand_end" for e in reply["events"]):
+            return events
+    raise AssertionError("the first hand did not end")
+
+
+def go_with_cards(seed: str) -> bool:
+    """Hand 1: the person must say go while still holding cards."""
+    held = 0
+    for e in first_hand_events(seed):
+        if e["type"] == "hand" and e["seat"] == 0:
+            held = len(e["cards"]) - 2
+        elif e["type"] == "play" and e["seat"] == 0:
+            held -= 1
+        elif e["type"] == "go" and e["seat"] == 0 and held > 0:
+            return True
+    return False
+
+
+def both_peg_twice(seed: str) -> bool:
+    """Hand 1: each side scores in at least two moves (so both back pegs leave the start)."""
+    for reply in replies(seed):
+        if reply["view"]["hand_number"] == 2:
+            return min(reply["view"]["backs"]) > 0
+    return False
+
+
+def find_seed(prefix: str, wanted) -> str:
+    for n in range(300):
+        seed = f"{prefix}-{n}"
+        if wanted(seed):
+            return seed
+    raise AssertionError(f"no {prefix} seed found")
+
+
+def ends_in_the_play(seed: str):
+    """The practice game ends during the play with the computer still holding cards: the reply at
+    the person's discard of that last hand, and the final reply; else None."""
+    at_discard = None
+    for reply in replies(seed):
+        if reply["awaiting"] == "discard":
+            at_discard = reply
+        final = reply
+    view = final["view"]
+    if view["revealed"]["held"][1] and not view["shown"] and at_discard["view"]["hand_number"] == view["hand_number"]:
+        return at_discard, final
+    return None
+
+
+# --- the page --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def game_page(page, problems):
+    """The page with quick settings (fast computer, 61 points) on every load."""
+    page.context.add_init_script(
+        f"localStorage.setItem({json.dumps(KEY_SETTINGS)}, {json.dumps(json.dumps(FAST))});")
+    return page
+
+
+def open_page(page, url: str) -> None:
+    page.goto(url)
+    ui_ready(page)
+    engine_ready(page)
+
+
+def reload(page) -> None:
+    page.reload()
+    ui_ready(page)
+    engine_ready(page)
+
+
+def awaiting(page) -> str:
+    return page.get_attribute("#game", "data-await") or ""
+
+
+def turn(page) -> int:
+    return int(page.get_attribute("#game", "data-turn") or 0)
+
+
+def wait_decision(page, after: int = -1) -> str:
+    """The next decision offered after turn ``after`` (any, after a load)."""
+    page.wait_for_function(
+        """(after) => {
+            const game = document.getElementById('game');
+            const kind = game.getAttribute('data-await') || '';
+            return kind !== '' && parseInt(game.getAttribute('data-turn') || '0', 10) > after;
+        }""", arg=after, timeout=DECISION_TIMEOUT_MS, polling=50)
+    kind = awaiting(page)
+    assert kind != "retry", "the engine failed: " + page.inner_text("#app-error")
+    return kind
+
+
+def move(page, kind: str) -> str:
+    """Make the tests' policy move for this decision; returns the next decision."""
+    if kind == "discard":
+        cards = page.locator("#my-hand button[data-card]")
+        cards.nth(0).click()
+        cards.nth(1).click()  # each pick offers the discard again (a new turn)
+    before = turn(page)
+    if kind == "discard":
+        page.click("#throw-button")
+    elif kind == "play":
+        page.locator("#my-hand button[data-card]:not([aria-disabled='true'])").first.click()
+    elif kind == "go":
+        page.click("#go-button")
+    elif kind == "next":
+        page.click("#next-button")
+    else:
+        raise AssertionError(f"no move for {kind!r}")
+    return wait_decision(page, before)
+
+
+def play_until(page, *kinds) -> str:
+    kind = wait_decision(page)
+    for _ in range(80):
+        if kind in kinds:
+            return kind
+        assert kind != "over", f"the game ended before {kinds}"
+        kind = move(page, kind)
+    raise AssertionError(f"never reached {kinds}")
+
+
+def cards_in(page, selector: str) -> list[int]:
+    return [int(c) for c in page.eval_on_selector_all(f"{selector} [data-card]", "els => els.map(e => e.dataset.card)")]
+
+
+def pegs(page) -> list[int]:
+    """The holes of the pegs: lane 0 front, back, lane 1 front, back."""
+    holes = page.eval_on_selector_all("#board .peg", "els => els.map(e => [e.id, +e.dataset.hole])")
+    return [hole for _, hole in sorted(holes)]
+
+
+def table_snapshot(page) -> dict:
+    return {
+        "show": page.inner_text("#show-area") if page.is_visible("#show-area") else "",
+        "hand": cards_in(page, "#my-hand"),
+        "laid": cards_in(page, "#laid"),
+        "starter": cards_in(page, "#starter"),
+        "count": page.inner_text("#count"),
+        "scores": [page.inner_text("#score-0"), page.inner_text("#score-1")],
+        "pegs": sorted_pegs(page),
+        "status": page.inner_text("#status-hand"),
+        "phase": page.get_attribute("#game", "data-phase"),
+    }
+
+
+def sorted_pegs(page) -> list[list[int]]:
+    """Each lane's pegs as [front, back] (front = the higher hole)."""
+    holes = pegs(page)
+    return [sorted(holes[i:i + 2], reverse=True) for i in (0, 2)]
+
+
+def saved(page) -> dict:
+    return json.loads(page.evaluate("(key) => localStorage.getItem(key)", KEY_GAME))
+
+
+def store_and_reload(page, envelope: dict) -> None:
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [KEY_GAME, json.dumps(envelope)])
+    reload(page)
+
+
+# --- tests -----------------------------------------------------------------------------------
+
+
+def test_reload_at_deal_next_hand_keeps_the_show_and_the_pegs(game_page):
+    page = game_page
+    seed = find_seed("gap-next", both_peg_twice)
+    open_page(page, f"/?seed={seed}")
+    assert play_until(page, "next") == "next"
+    before = table_snapshot(page)
+    button = page.inner_text("#next-button")
+    assert button == "Deal hand 2" and before["phase"] == "show"
+    assert page.locator("#show-area .show-block").count() == 3
+    game_before = saved(page)["game"]
+    state = from_json(game_before)
+    assert state.hand_number == 2  # the engine has dealt hand 2 already
+    assert before["pegs"] == [[state.scores[0], state.backs[0]], [state.scores[1], state.backs[1]]]
+
+    reload(page)
+    assert wait_decision(page) == "next"  # the same stop, not hand 2's discard
+    assert page.is_visible("#next-button") and page.inner_text("#next-button") == button
+    assert table_snapshot(page) == before
+    assert saved(page)["game"] == game_before
+
+    # "Deal hand 2" shows the deal the engine made before the reload; the game is unchanged.
+    assert move(page, "next") == "discard"
+    expected = table.resume({"game": game_before})["view"]
+    assert cards_in(page, "#my-hand") == expected["hand"]
+    assert page.inner_text("#status-hand").startswith("Hand 2")
+    assert saved(page)["game"] == game_before
+
+    assert sorted_pegs(page) == before["pegs"]
+
+
+def engine_pegs(view) -> list[list[int]]:
+    """[front, back] by side as the board places them for the engine's view (0: a start hole)."""
+    return [[min(score, view["target"]), back] for score, back in zip(view["scores"], view["backs"])]
+
+
+def test_back_pegs_stand_where_they_were_after_a_reload(game_page):
+    page = game_page
+    seed = find_seed("gap-next", both_peg_twice)
+    at_hand_2 = next(r for r in replies(seed) if r["view"]["hand_number"] == 2)
+    assert at_hand_2["awaiting"] == "discard" and min(at_hand_2["view"]["backs"]) > 0
+    envelope = {"v": 1, "game": at_hand_2["game"], "tab": "t-test", "rev": 1, "time": 0,
+                "meta": {"difficulty": "easy", "practice": True, "practice_seed": seed}}
+    open_page(page, "/")
+    store_and_reload(page, envelope)
+    assert wait_decision(page) == "discard"
+    assert sorted_pegs(page) == engine_pegs(at_hand_2["view"])
+
+    # Into the play, then a reload: every peg stays where it stood.
+    kind = move(page, "discard")
+    while kind == "play" and int(page.inner_text("#score-0")) == at_hand_2["view"]["scores"][0]:
+        kind = move(page, kind)
+    before = sorted_pegs(page)
+    assert before != engine_pegs(at_hand_2["view"])
+    if kind == "play":  # every event shown: the board is the engine's view
+        assert before == engine_pegs(from_json(saved(page)["game"]).view(0))
+    reload(page)
+    assert wait_decision(page) == kind
+    assert sorted_pegs(page) == before
+
+    # A game saved before the back pegs were kept still loads (back pegs in the start hole).
+    old = json.loads(at_hand_2["game"])
+    del old["backs"]
+    store_and_reload(page, dict(envelope, game=json.dumps(old)))
+    assert wait_decision(page) == "discard"
+    assert sorted_pegs(page) == [[score, 0] for score in at_hand_2["view"]["scores"]]
+    assert cards_in(page, "#my-hand") == at_hand_2["view"]["hand"]
+
+
+def test_reload_at_a_go_comes_back_to_the_go(game_page):
+    page = game_page
+    seed = find_seed("gap-go", go_with_cards)
+    open_page(page, f"/?seed={seed}")
+    assert play_until(page, "go") == "go"
+    before = table_snapshot(page)
+    assert before["hand"] and page.is_visible("#you-go")
+    game_before = saved(page)["game"]
+
+    reload(page)
+    assert wait_decision(page) == "go"
+    assert page.is_visible("#go-button") and page.is_visible("#you-go")
+    assert table_snapshot(page) == before
+    assert saved(page)["game"] == game_before
+
+    # Going on after the go plays the hand out exactly as the engine has it.
+    assert play_until(page, "next") == "next"
+    after_hand = [r for r in replies(seed) if r["view"]["hand_number"] == 2][0]["view"]
+    assert [int(page.inner_text("#score-0")), int(page.inner_text("#score-1"))] == after_hand["scores"]
+
+
+def test_game_over_in_the_play_turns_up_the_cards_left(game_page):
+    page = game_page
+    found = None
+    for n in range(200):
+        seed = f"gap-end-{n}"
+        found = ends_in_the_play(seed)
+        if found:
+            break
+    assert found, "no practice game ends in the play"
+    at_discard, final = found
+    envelope = {"v": 1, "game": at_discard["game"], "tab": "t-test", "rev": 1, "time": 0,
+                "meta": {"difficulty": "easy", "practice": True, "practice_seed": seed}}
+    open_page(page, "/")
+    store_and_reload(page, envelope)
+    assert play_until(page, "over") == "over"
+    revealed = final["view"]["revealed"]
+    computer_left = revealed["held"][1]
+    assert computer_left
+
+    def check_final_board():
+        assert page.get_attribute("#game", "data-phase") == "over"
+        assert cards_in(page, "#cpu-hand") == computer_left  # face up, in playing order
+        assert page.locator("#cpu-hand .card-back").count() == 0
+        label = page.get_attribute("#cpu-hand", "aria-label")
+        assert label.startswith("The computer held ") and label.endswith(" at the end")
+        for card in computer_left:
+            assert final["cards"][str(card)]["spoken"] in label
+        assert sorted(cards_in(page, "#crib")) == sorted(revealed["crib"]) and len(revealed["crib"]) == 4
+        assert cards_in(page, "#my-hand") == revealed["held"][0]
+        assert [int(page.inner_text("#score-0")), int(page.inner_text("#score-1"))] == final["view"]["scores"]
+        assert sorted_pegs(page) == [[min(s, 61), b] for s, b in zip(final["view"]["scores"], final["view"]["backs"])]
+
+    check_final_board()
+    reload(page)  # the finished game on the table again, as it ended
+    assert wait_decision(page) == "over"
+    check_final_board()
+
+
+def test_a_bad_saved_table_position_is_ignored(game_page):
+    page = game_page
+    open_page(page, "/?seed=gap-bad-1")
+    assert play_until(page, "next") == "next"
+    good = saved(page)
+    position = good["meta"]["table"]
+    assert position["stop"] == "next" and position["queue"]
+    expected_hand = table.resume({"game": good["game"]})["view"]["hand"]
+
+    def variant(change):
+        envelope = json.loads(json.dumps(good))
+        change(envelope["meta"])
+        return envelope
+
+    other_game = next(r for r in replies("gap-bad-2") if r["view"]["hand_number"] == 2)["game"]
+    variants = {
+        "not a dict": lambda m: m.update(table="garbage{"),
+        "a list": lambda m: m.update(table=[1, 2, 3]),
+        "unknown version": lambda m: m["table"].update(v=99),
+        "another game's": lambda m: m["table"].update(game="12:345"),
+        "unknown stop": lambda m: m["table"].update(stop="deal"),
+        "foreign event": lambda m: m["table"]["queue"].append({"type": "cheat", "points": 121}),
+        "bad seat": lambda m: next(e for e in m["table"]["queue"] if "seat" in e).update(seat=7),
+        "broken model": lambda m: m["table"]["model"].pop("laid"),
+        "bad show": lambda m: m["table"]["model"]["shown"][0]["items"].append({"cards": "x"}),
+        "bad card names": lambda m: m["table"]["cards"].update({"99": {"rank": 1}}),
+        "no events and no stop": lambda m: m["table"].update(stop="", queue=[]),
+    }
+    for name, change in variants.items():
+        store_and_reload(page, variant(change))
+        kind = wait_decision(page)
+        assert kind == "discard", f"{name}: {kind}"
+        assert cards_in(page, "#my-hand") == expected_hand, name
+        assert not page.is_visible("#app-error"), name
+    # The same position with the game text of another game is ignored too.
+    envelope = json.loads(json.dumps(good))
+    envelope["game"] = other_game
+    store_and_reload(page, envelope)
+    assert wait_decision(page) == "discard"
+    assert cards_in(page, "#my-hand") == table.resume({"game": other_game})["view"]["hand"]
+    # And the good one still comes back to its stop.
+    store_and_reload(page, good)
+    assert wait_decision(page) == "next"
