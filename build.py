@@ -854,6 +854,24 @@ def compile_micropython(source: Path, target: Path) -> None:
         raise BuildError(f"{source}: MicroPython cannot compile it:\n{done.stderr or done.stdout}")
 
 
+ENGINE_WORKER_SCRIPT = "static/engine-worker.mjs"
+
+
+def engine_version(out: Path, engine_paths: list[str]) -> str:
+    """A hash of everything a started engine is made of: the engine's files, the Pyodide runtime
+    and the worker script. The worker keeps a snapshot of its started state under this name, so
+    any change to them makes it start afresh (and take a new snapshot)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    files = [out / "engine" / p for p in engine_paths] + sorted((out / "runtime" / "pyodide").glob("*"))
+    files.append(out / ENGINE_WORKER_SCRIPT)
+    for path in files:
+        if path.is_file() and path.suffix not in COMPRESSED_SUFFIXES:
+            digest.update(path.relative_to(out).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+
 def write_python_files(out: Path) -> dict[str, list[str]]:
     """Copy engine/ into dist/, compile the UI modules, and write the configs that list them.
 
@@ -861,7 +879,7 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
     main-thread (MicroPython) config of a page module, listing only the modules it imports;
     dist/app/ui.toml lists every UI module (for pages that load modules of their own choosing).
     dist/app/engine-files.json lists every engine file (found afresh each build) for the engine's
-    worker, static/engine-worker.mjs, to load into Pyodide.
+    worker, static/engine-worker.mjs, to load into Pyodide, with their version (engine_version).
     """
     engine_files = copy_tree(
         ENGINE_DIR, out / "engine", keep=lambda p: p.suffix == ".py" or "data" in p.relative_to(ENGINE_DIR).parts[:1]
@@ -893,8 +911,8 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
             encoding="utf-8")
     (out / "app" / UI_CONFIG).write_text(
         ui_config("# Main thread: MicroPython with every UI module.", sorted(sources)), encoding="utf-8")
-    (out / "app" / ENGINE_FILES).write_text(
-        json.dumps([f"engine/{path}" for path in engine_paths], indent=0) + "\n", encoding="utf-8")
+    listing = {"version": engine_version(out, engine_paths), "files": [f"engine/{path}" for path in engine_paths]}
+    (out / "app" / ENGINE_FILES).write_text(json.dumps(listing, indent=0) + "\n", encoding="utf-8")
     return {"engine": engine_paths, "app": sorted(sources), "pages": sorted(pages)}
 
 

@@ -4,15 +4,20 @@ The site is built into a private folder with one extra page, floor/, that only s
 vendored Pyodide in a plain Web Worker and imports the engine: no PyScript, no MicroPython, no
 UI. That is the least any page of this design can do before it can play, so each page's time to
 playable (html[data-engine="ready"] and html[data-ui="ready"] both set, in the page's own
-clock) is printed as a ratio to it.
+clock) is printed as a ratio to it. A second extra page, ui-floor/, starts PyScript with
+MicroPython and runs a one-line script: its longest main-thread block is what PyScript's own
+start costs any page whose UI runs on it.
 
 Scenarios, medians of RUNS (5) each:
 
 - cold: a fresh browser profile every run (empty cache, no service worker), local link;
 - slow: the same over a shared 20 Mbit/s link with 40 ms per request, the server's own pacing
   (it holds for workers and every request alike), where download size shows;
-- warm: one persistent profile visited once (its service worker installed), then every run a
-  newly started browser on that profile: what a returning visitor waits.
+- warm: one persistent profile visited twice (the first visit installs the service worker; the
+  second, served by it, lets the engine's worker keep a snapshot of the started engine, see
+  site_src/static/engine-worker.mjs), then every run a newly started browser on that profile:
+  what a returning visitor waits. The floor page has no service worker, so no snapshot. The
+  second visit (one run, the one that keeps the snapshot) is printed too, as "second".
 
 Bytes are counted at the server (headers and bodies as sent, so compression and 304s count as
 what they are) until the page is playable. The longest main-thread block comes from a
@@ -100,7 +105,7 @@ try {
   const site = new URL("../../", import.meta.url);
   const [pyodide, paths] = await Promise.all([
     loadPyodide({indexURL: new URL("runtime/pyodide/", site).href}),
-    fetch(new URL("app/engine-files.json", site)).then((r) => r.json()),
+    fetch(new URL("app/engine-files.json", site)).then((r) => r.json()).then((listing) => listing.files),
   ]);
   await Promise.all(paths.map(async (path) => {
     const data = new Uint8Array(await (await fetch(new URL(path, site))).arrayBuffer());
@@ -113,6 +118,21 @@ try {
 } catch (error) {
   postMessage("error: " + error);
 }
+"""
+UI_FLOOR_HTML = """<!doctype html>
+<html lang="en" data-engine="ready" data-ui="loading">
+<head><meta charset="utf-8"><title>UI floor: PyScript and MicroPython, nothing else</title>
+<link rel="icon" href="data:,">
+<script type="module" src="../../runtime/pyscript/core.js"></script></head>
+<body><p>Loading…</p>
+<script type="mpy" config="./ui-floor.toml">
+import js
+js.document.documentElement.setAttribute("data-ui", "ready")
+</script></body>
+</html>
+"""
+UI_FLOOR_TOML = """interpreter = "../../runtime/micropython/micropython.mjs"
+plugins = ["!error"]
 """
 
 
@@ -201,6 +221,10 @@ def prepare_site(folder: Path) -> tuple[Path, list]:
     (floor / "index.html").write_text(FLOOR_HTML, encoding="utf-8")
     (floor / "floor.js").write_text(FLOOR_JS, encoding="utf-8")
     (floor / "floor-worker.mjs").write_text(FLOOR_WORKER, encoding="utf-8")
+    ui_floor = site / "bench" / "ui-floor"
+    ui_floor.mkdir(parents=True)
+    (ui_floor / "index.html").write_text(UI_FLOOR_HTML, encoding="utf-8")
+    (ui_floor / "ui-floor.toml").write_text(UI_FLOOR_TOML, encoding="utf-8")
     return site, build.load_pages()
 
 
@@ -230,7 +254,8 @@ def load_once(page, url: str, meter: Meter) -> dict:
     state = page.get_attribute("html", "data-engine")
     if state != "ready":
         raise RuntimeError(f"{url}: the engine did not start ({state})")
-    return {"ms": figures["playable"], "bytes": sent, "requests": requests, "longest_ms": figures["longest"]}
+    return {"ms": figures["playable"], "bytes": sent, "requests": requests, "longest_ms": figures["longest"],
+            "from": page.get_attribute("html", "data-engine-from")}
 
 
 def measure_cold(browser, base: str, path: str, meter: Meter, rate: float = 0.0, latency: float = 0.0) -> list[dict]:
@@ -258,19 +283,30 @@ def measure_warm(playwright, base: str, path: str, meter: Meter) -> list[dict]:
         context, page = session()
         meter.reset()
         load_once(page, base + path, meter)  # the first visit fills the caches ...
-        page.evaluate("""() => Promise.race([  // ... and installs the service worker, if the page has one
+        installed = page.evaluate("""() => Promise.race([  // ... and installs the service worker, if any
             navigator.serviceWorker.ready.then(() => true),
             new Promise((resolve) => setTimeout(() => resolve(false), 20000)),
         ])""")
         page.wait_for_timeout(1000)
         context.close()
+        second = None
+        if installed:  # the second visit, served by the service worker, keeps the engine's snapshot
+            context, page = session()
+            meter.reset()
+            second = load_once(page, base + path, meter)
+            deadline = time.monotonic() + TIMEOUT_MS / 1000
+            while not page.evaluate("""async () => (await (await caches.open("engine-snapshots")).keys()).length"""):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{path}: the engine's worker kept no snapshot")
+                page.wait_for_timeout(200)
+            context.close()
         results = []
         for _ in range(RUNS):
             context, page = session()
             meter.reset()
             results.append(load_once(page, base + path, meter))
             context.close()
-        return results
+        return results, second
     finally:
         shutil.rmtree(profile, ignore_errors=True)
 
@@ -298,13 +334,15 @@ def summary(results: list[dict]) -> dict:
     return {key: statistics.median(r[key] for r in results) for key in ("ms", "bytes", "requests", "longest_ms")}
 
 
-def show(name: str, scenario: str, fig: dict, floor: dict | None) -> None:
-    """One line of the table (the ratio once the floor's figure for the scenario is known)."""
-    base = floor.get(scenario) if floor else None
+def show(name: str, scenario: str, fig: dict, floor: dict | None, base: str | None = None) -> None:
+    """One line of the table (the ratio once the floor's figure for the scenario, or for the
+    scenario ``base``, is known)."""
+    base = floor.get(base or scenario) if floor else None
     ratio = fig["ms"] / base["ms"] if base and base["ms"] else None
     fig["ratio"] = ratio
+    note = f"  (engine from its snapshot in {fig['from_snapshot']} of {RUNS})" if fig.get("from_snapshot") else ""
     print(f"{name:26} {scenario:6} {fig['ms']:8.0f} {'' if ratio is None else f'{ratio:6.2f}':>6} "
-          f"{fig['bytes'] / 1e6:8.2f} {fig['requests']:8.0f} {fig['longest_ms']:11.0f} ms", flush=True)
+          f"{fig['bytes'] / 1e6:8.2f} {fig['requests']:8.0f} {fig['longest_ms']:11.0f} ms{note}", flush=True)
 
 
 def main() -> None:
@@ -318,7 +356,7 @@ def main() -> None:
         elif VARIANT:
             raise ValueError(f"unknown BENCH_VARIANT {VARIANT!r}")
         server, base = start_server(site, meter, compress=VARIANT != "untrimmed")
-        targets = [("floor", "/bench/floor/")]
+        targets = [("floor", "/bench/floor/"), ("UI floor (PyScript alone)", "/bench/ui-floor/")]
         for template in ("game", "calculator"):
             page = next((p for p in pages if p.template == template), None)
             if page:
@@ -340,7 +378,12 @@ def main() -> None:
                     show(name, "slow", figures["slow"], report["pages"].get("floor"))
                 browser.close()
                 for name, path in targets:
-                    report["pages"][name]["warm"] = summary(measure_warm(playwright, base, path, meter))
+                    runs, second = measure_warm(playwright, base, path, meter)
+                    if second:
+                        report["pages"][name]["second"] = second
+                        show(name, "second", second, report["pages"].get("floor"), base="warm")
+                    report["pages"][name]["warm"] = summary(runs)
+                    report["pages"][name]["warm"]["from_snapshot"] = sum(r["from"] == "snapshot" for r in runs)
                     show(name, "warm", report["pages"][name]["warm"], report["pages"].get("floor"))
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 print(f"\nReference pages, cold: first contentful paint and bytes, medians of {RUNS}")

@@ -4,12 +4,23 @@
    while it fetches the engine's files (listed by the build in app/engine-files.json), writes
    them into Pyodide's file system and imports engine.api. Messages in: {id, name, text}, an
    endpoint name and its JSON request; out: {id, ok, text} with the endpoint's JSON reply, or
-   {id, ok: false, error}. Message id 0 says the engine has started (or why it could not). The
-   worker never touches the page (static/engine.js talks to it), so it needs no special headers. */
+   {id, ok: false, error}. Message id 0 says the engine has started, and how (or why it could
+   not). The worker never touches the page (static/engine.js talks to it), so it needs no
+   special headers.
+
+   Starting Pyodide is most of the wait. When the page is one the site's service worker serves
+   (a returning visitor, who can play offline), the worker keeps a snapshot of Pyodide's memory
+   once the engine is imported, in Cache Storage under the engine's version; later visits start
+   from it, which skips the interpreter's own start-up. A snapshot that fails to load is
+   dropped and Pyodide starts afresh. Nothing in the snapshot is secret or per-game: games draw
+   their seeds from the browser's crypto at the time they start. */
 import {loadPyodide} from "../runtime/pyodide/pyodide.mjs";
 
 const site = new URL("../", import.meta.url);
+const indexURL = new URL("runtime/pyodide/", site).href;
 const HOME = "/home/pyodide/";
+const SNAPSHOTS = "engine-snapshots";
+const keepSnapshot = self.name === "engine keep-snapshot";  // set by static/engine.js
 
 async function fetchBytes(path) {
   const response = await fetch(new URL(path, site));
@@ -17,35 +28,80 @@ async function fetchBytes(path) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function engineFiles() {
+async function engineListing() {
   const response = await fetch(new URL("app/engine-files.json", site));
   if (!response.ok) throw new Error(`app/engine-files.json: HTTP ${response.status}`);
-  const paths = await response.json();
-  return Promise.all(paths.map(async (path) => [path, await fetchBytes(path)]));
+  return response.json();
 }
 
-const boot = (async () => {
-  const [pyodide, files] = await Promise.all([
-    loadPyodide({indexURL: new URL("runtime/pyodide/", site).href}),
-    engineFiles(),
-  ]);
-  for (const [path, data] of files) {
+function snapshotKey(version) {
+  return new URL(`app/engine-snapshot-${version}.bin`, site).href;
+}
+
+async function readSnapshot(version) {
+  try {
+    if (!keepSnapshot || !self.caches) return null;
+    const found = await (await caches.open(SNAPSHOTS)).match(snapshotKey(version));
+    return found ? new Uint8Array(await found.arrayBuffer()) : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+async function dropSnapshots(except) {
+  const cache = await caches.open(SNAPSHOTS);
+  for (const request of await cache.keys()) {
+    if (request.url !== except) await cache.delete(request);
+  }
+}
+
+async function start() {
+  const listing = await engineListing();
+  const files = Promise.all(listing.files.map(async (path) => [path, await fetchBytes(path)]));
+  const saved = await readSnapshot(listing.version);
+  let pyodide = null;
+  let from = "fresh";
+  if (saved) {
+    try {
+      pyodide = await loadPyodide({indexURL, _loadSnapshot: saved});
+      from = "snapshot";
+    } catch (error) {
+      pyodide = null;
+      await dropSnapshots(null).catch(() => {});
+    }
+  }
+  if (!pyodide) pyodide = await loadPyodide({indexURL, _makeSnapshot: keepSnapshot});
+  for (const [path, data] of await files) {
     const target = HOME + path;
     pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
     pyodide.FS.writeFile(target, data);
   }
-  return pyodide.pyimport("engine.api").call;
-})();
+  const call = pyodide.pyimport("engine.api").call;
+  return {pyodide, call, from, version: listing.version};
+}
+
+async function keep(engine) {
+  // The modules the pages' first calls need, then (once per engine version) the snapshot.
+  engine.call("warm_up", "{}");
+  if (!keepSnapshot || engine.from === "snapshot" || !self.caches) return;
+  const key = snapshotKey(engine.version);
+  const snapshot = engine.pyodide.makeMemorySnapshot();
+  await dropSnapshots(key);
+  await (await caches.open(SNAPSHOTS)).put(key, new Response(snapshot, {
+    headers: {"Content-Type": "application/octet-stream"},
+  }));
+}
+
+const boot = start();
 
 function problem(error) {
   return String((error && error.message) || error);
 }
 
 boot.then(
-  () => {
-    postMessage({id: 0, ok: true, text: ""});
-    // The game's modules load on its first call; bring them in while the page waits for a click.
-    setTimeout(() => boot.then((call) => call("warm_up", "{}")).catch(() => {}), 0);
+  (engine) => {
+    postMessage({id: 0, ok: true, text: engine.from});
+    setTimeout(() => keep(engine).catch(() => {}), 0);
   },
   (error) => postMessage({id: 0, ok: false, error: problem(error)}),
 );
@@ -53,8 +109,8 @@ boot.then(
 self.onmessage = async (event) => {
   const {id, name, text} = event.data;
   try {
-    const call = await boot;
-    postMessage({id, ok: true, text: call(name, text)});
+    const engine = await boot;
+    postMessage({id, ok: true, text: engine.call(name, text)});
   } catch (error) {
     postMessage({id, ok: false, error: problem(error)});
   }

@@ -3,7 +3,7 @@
    worker boots while the page's own Python (MicroPython, site_src/app/bridge.py) is loading;
    otherwise bridge.py starts it on first use. The page's Python uses only:
 
-     window.cribbageEngine.start()            -> Promise, settled once the engine has started
+     window.cribbageEngine.start()            -> Promise of "fresh" or "snapshot" (how it started)
      window.cribbageEngine.call(name, json)   -> Promise of the endpoint's JSON reply text
 
    A promise is rejected with an Error when the worker cannot start or a call cannot be
@@ -35,13 +35,21 @@
     });
     try {
       var root = document.documentElement.getAttribute("data-root") || "./";
-      worker = new Worker(root + "static/engine-worker.mjs", {type: "module"});
+      // A page the site's service worker serves belongs to a returning visitor: let the worker
+      // keep a snapshot of the started engine for the next visit (see engine-worker.mjs).
+      var returning = !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+      worker = new Worker(root + "static/engine-worker.mjs",
+                          {type: "module", name: returning ? "engine keep-snapshot" : "engine"});
     } catch (error) {
       settle(0, false, "The engine's worker could not be created: " + error);
       return started;
     }
     worker.onmessage = function (event) {
       var message = event.data || {};
+      if (message.id === 0 && message.ok) {
+        // How the engine started, "fresh" or "snapshot": html[data-engine-from], for tests.
+        document.documentElement.setAttribute("data-engine-from", String(message.text));
+      }
       settle(message.id, message.ok, message.ok ? message.text : message.error);
     };
     worker.onerror = function (event) {

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import build
 from htmlscan import is_remote, local_target, scan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,7 +102,9 @@ def test_pyscript_configs_and_their_files_resolve(built_site, scanned):
 
 def test_engine_file_list_names_every_engine_module(built_site):
     """New engine modules reach the browser's worker without editing any list."""
-    listed = json.loads((built_site / "app" / "engine-files.json").read_text(encoding="utf-8"))
+    listing = json.loads((built_site / "app" / "engine-files.json").read_text(encoding="utf-8"))
+    assert re.fullmatch(r"[0-9a-f]{20}", listing["version"])
+    listed = listing["files"]
     for module in sorted((ROOT / "engine").glob("*.py")):
         assert f"engine/{module.name}" in listed, f"engine/{module.name} is not shipped to the worker"
     assert "engine/data/crib_table.json" in listed
@@ -109,6 +112,22 @@ def test_engine_file_list_names_every_engine_module(built_site):
         assert (built_site / path).is_file(), path
     worker = (built_site / "static" / "engine-worker.mjs").read_text(encoding="utf-8")
     assert 'from "../runtime/pyodide/pyodide.mjs"' in worker and "app/engine-files.json" in worker
+
+
+def test_engine_version_changes_with_the_engine_and_the_runtime(tmp_path):
+    """The worker's snapshot of a started engine is kept under this version: any change to an
+    engine file, the Pyodide runtime or the worker script must change it."""
+    site = tmp_path / "site"
+    for name, text in {"engine/a.py": "x = 1\n", "runtime/pyodide/pyodide.mjs": "//\n",
+                       "static/engine-worker.mjs": "//\n"}.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text)
+    first = build.engine_version(site, ["a.py"])
+    assert build.engine_version(site, ["a.py"]) == first
+    for name in ("engine/a.py", "runtime/pyodide/pyodide.mjs", "static/engine-worker.mjs"):
+        (site / name).write_text((site / name).read_text() + "#\n")
+        assert build.engine_version(site, ["a.py"]) != first, name
+        first = build.engine_version(site, ["a.py"])
 
 
 def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):

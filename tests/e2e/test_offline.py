@@ -167,3 +167,70 @@ def test_pages_link_the_manifest_and_register_the_worker(page, problems, site_pa
         assert page.locator("script[src$='static/offline.js']").count() == 1
         data = page.request.get(page.evaluate("(href) => new URL(href, location.href).href", manifest)).json()
         assert data["display"] == "standalone" and data["start_url"] == "./"
+
+
+def snapshot_keys(page) -> list[str]:
+    return page.evaluate("""async () => (await (await caches.open("engine-snapshots")).keys())
+        .map((request) => new URL(request.url).pathname)""")
+
+
+def wait_for_snapshot(page) -> list[str]:
+    deadline = time.monotonic() + CACHE_TIMEOUT_S
+    while not (keys := snapshot_keys(page)):
+        assert time.monotonic() < deadline, "the engine's worker kept no snapshot"
+        page.wait_for_timeout(200)
+    return keys
+
+
+def engine_call(page, name: str, request: dict) -> dict:
+    text = page.evaluate("([name, text]) => window.cribbageEngine.call(name, text)", [name, json.dumps(request)])
+    reply = json.loads(text)
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def test_a_returning_visit_starts_the_engine_from_its_snapshot(sw_context, site_copy, site_pages):
+    """First visit: the service worker installs, no snapshot. A visit it serves keeps a snapshot of
+    the started engine; the next starts from it, answers every endpoint, and deals fresh seeds.
+    A snapshot that cannot be loaded is dropped and the engine starts afresh."""
+    templates = {page.template: "/" + page.path for page in site_pages}
+    if "game" not in templates:
+        pytest.skip("the game page is not built")
+    page = sw_context.new_page()
+    watch = PageProblems(page)
+    watch.allow(r"request failed: .*/favicon\.svg \(net::ERR_ABORTED\)")
+    page.goto(templates["game"])
+    engine_ready(page)
+    assert page.get_attribute("html", "data-engine-from") == "fresh"
+    wait_for_cache(page, "cribbage-" + cache_name(site_copy), len(precache(site_copy)))
+    page.wait_for_timeout(500)
+    assert snapshot_keys(page) == [], "a first visit keeps no snapshot"
+
+    page.reload()  # served by the service worker now
+    engine_ready(page)
+    assert page.get_attribute("html", "data-engine-from") == "fresh"
+    version = json.loads((site_copy / "app" / "engine-files.json").read_text(encoding="utf-8"))["version"]
+    assert wait_for_snapshot(page) == [f"/app/engine-snapshot-{version}.bin"]
+
+    seeds = set()
+    for _ in range(2):
+        page.reload()
+        ui_ready(page)
+        engine_ready(page)
+        assert page.get_attribute("html", "data-engine-from") == "snapshot"
+        checked = engine_call(page, "selfcheck", {})
+        assert "engine.table" in checked["engine"] and checked["imports"]
+        game = engine_call(page, "new_game", {"difficulty": "hard", "target": 121})
+        seeds.add(game["game"])
+        assert engine_call(page, "score_hand", {"hand": HAND.rsplit(" ", 1)[0], "starter": "5C"})["total"] == 29
+    assert len(seeds) == 2, "two visits started from one snapshot must not deal the same game"
+
+    page.evaluate("""async (key) => {
+        const cache = await caches.open("engine-snapshots");
+        await cache.put(key, new Response(new Uint8Array(1000)));
+    }""", f"/app/engine-snapshot-{version}.bin")
+    page.reload()
+    engine_ready(page)
+    assert page.get_attribute("html", "data-engine-from") == "fresh"
+    assert engine_call(page, "ping", {})["python"].startswith("3.")
+    watch.check()
