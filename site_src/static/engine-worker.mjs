@@ -56,9 +56,10 @@ async function dropSnapshots(except) {
 }
 
 async function start() {
-  const listing = await engineListing();
-  const files = Promise.all(listing.files.map(async (path) => [path, await fetchBytes(path)]));
-  const saved = await readSnapshot(listing.version);
+  const listing = engineListing();
+  const files = listing.then((found) => Promise.all(found.files.map(async (path) => [path, await fetchBytes(path)])));
+  files.catch(() => {});  // (awaited below)
+  const saved = keepSnapshot ? await readSnapshot((await listing).version) : null;
   let pyodide = null;
   let from = "fresh";
   if (saved) {
@@ -77,7 +78,7 @@ async function start() {
     pyodide.FS.writeFile(target, data);
   }
   const call = pyodide.pyimport("engine.api").call;
-  return {pyodide, call, from, version: listing.version};
+  return {pyodide, call, from, version: (await listing).version};
 }
 
 async function keep(engine) {
