@@ -22,23 +22,15 @@ import pytest
 from engine import table
 from engine.game import from_json
 from tests.e2e.conftest import engine_ready, ui_ready
+from tests.e2e.test_game_play import awaiting, person_move, turn, wait_decision
+from tests.e2e.test_game_play import move as policy_move
 
 KEY_GAME = "cribbage.game.v1"
 KEY_SETTINGS = "cribbage.settings.v1"
 FAST = {"v": 1, "difficulty": "easy", "target": 61, "muggins": False, "speed": "fast"}
-DECISION_TIMEOUT_MS = 60_000
 
 
 # --- the same game in CPython ----------------------------------------------------------------
-
-
-def person_move(reply: dict) -> dict:
-    """The tests' policy: the first two cards shown to the crib, the first card that may be laid."""
-    view = reply["view"]
-    if reply["awaiting"] == "discard":
-        return {"type": "discard", "cards": view["hand"][:2]}
-    legal = {a["card"] for a in view["legal_actions"]}
-    return {"type": "play", "card": next(c for c in view["hand"] if c in legal)}
 
 
 def replies(seed: str, target: int = 61):
@@ -128,45 +120,9 @@ def reload(page) -> None:
     engine_ready(page)
 
 
-def awaiting(page) -> str:
-    return page.get_attribute("#game", "data-await") or ""
-
-
-def turn(page) -> int:
-    return int(page.get_attribute("#game", "data-turn") or 0)
-
-
-def wait_decision(page, after: int = -1) -> str:
-    """The next decision offered after turn ``after`` (any, after a load)."""
-    page.wait_for_function(
-        """(after) => {
-            const game = document.getElementById('game');
-            const kind = game.getAttribute('data-await') || '';
-            return kind !== '' && parseInt(game.getAttribute('data-turn') || '0', 10) > after;
-        }""", arg=after, timeout=DECISION_TIMEOUT_MS, polling=50)
-    kind = awaiting(page)
-    assert kind != "retry", "the engine failed: " + page.inner_text("#app-error")
-    return kind
-
-
 def move(page, kind: str) -> str:
     """Make the tests' policy move for this decision; returns the next decision."""
-    if kind == "discard":
-        cards = page.locator("#my-hand button[data-card]")
-        cards.nth(0).click()
-        cards.nth(1).click()  # each pick offers the discard again (a new turn)
-    before = turn(page)
-    if kind == "discard":
-        page.click("#throw-button")
-    elif kind == "play":
-        page.locator("#my-hand button[data-card]:not([aria-disabled='true'])").first.click()
-    elif kind == "go":
-        page.click("#go-button")
-    elif kind == "next":
-        page.click("#next-button")
-    else:
-        raise AssertionError(f"no move for {kind!r}")
-    return wait_decision(page, before)
+    return wait_decision(page, policy_move(page, kind))
 
 
 def play_until(page, *kinds) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import table
+from test_game import _leaves
 
 ROOT = Path(__file__).resolve().parents[2]
 STORE_FUNCTIONS = {"fingerprint", "_is_int", "_is_text", "_is_card", "_is_cards", "_is_seat", "_is_num",
@@ -116,17 +117,6 @@ def test_positions_for_another_game_or_table_are_refused():
                 dict(position, me=5), dict(position, pegs=[[1, 0]]), dict(position, thrown=[1, 2, 3]),
                 dict(position, cards={"60": {}}), dict(position, model={})):
         assert check_table(bad, game, players, target) is None
-
-
-def _leaves(obj, path=()):
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            yield from _leaves(value, path + (key,))
-    elif isinstance(obj, list) and obj:
-        for i, value in enumerate(obj):
-            yield from _leaves(value, path + (i,))
-    else:
-        yield path
 
 
 def test_fuzzed_positions_never_raise():
