@@ -328,7 +328,7 @@ def render_distribution(hand: list[int], crib: list[int]) -> str:
 
 @provider
 def scoring_chart() -> str:
-    """The scoring chart (the show and the play) with every value from engine.scoring."""
+    """The scoring chart (the show, the play and the cut) with every value from engine.scoring."""
     from engine import scoring as s
 
     def table(caption: str, rows: list[tuple[str, str, str]], cls: str) -> str:
@@ -353,7 +353,6 @@ def scoring_chart() -> str:
          f"{s.FIVE_CARD_FLUSH} if the starter matches too"),
         ("Flush in the crib", str(s.FIVE_CARD_FLUSH), "Only when the crib and the starter are all one suit"),
         ("His nobs", str(s.NOBS), "The jack of the starter's suit in the hand or crib"),
-        ("His heels", str(s.HIS_HEELS), "Dealer, when the starter turned up is a jack"),
     ]
     runs = [
         ("Double run of three", str(2 * 3 + s.PAIR), "Two runs of three and a pair, as in 4 5 5 6"),
@@ -371,10 +370,14 @@ def scoring_chart() -> str:
         ("Go", str(s.GO), f"Last to play when neither player can go on without passing {s.MAX_COUNT}"),
         ("Last card", str(s.LAST_CARD), f"The last card of the play, unless it made {s.MAX_COUNT}"),
     ]
+    cut = [
+        ("His heels", str(s.HIS_HEELS), "The dealer's, pegged at once, when the starter turned up is a jack"),
+    ]
     return "\n".join([
         table("The show: counting hands and the crib", show, "chart-show"),
         table("Runs with pairs in the show (fifteens not included)", runs, "chart-runs"),
         table("The play (pegging)", play, "chart-play"),
+        table("At the cut, before the play", cut, "chart-cut"),
     ])
 
 

@@ -75,6 +75,8 @@ PLAY_CHART: tuple[tuple[str, int], ...] = (
     ("Run of three or more, each card", run_points_per_card()),
     ("Go: last card before the count starts again", scoring.GO),
     (f"Last card of the play, unless it makes {THIRTY_ONE_WORDS}", scoring.LAST_CARD),
+)
+CUT_CHART: tuple[tuple[str, int], ...] = (
     ("His heels: jack turned as starter (dealer)", scoring.HIS_HEELS),
 )
 SHOW_NOTES = (
@@ -338,19 +340,30 @@ class _Sheet:
         pdf.set_char_spacing(0)
 
     def _chart(self, y: float = 0.0, dry_run: bool = False) -> float:
-        """Draw the show and play tables with notes from y; return the height they take."""
+        """Draw the show, play and cut tables with their notes from y; return the height they take."""
         pdf = self.pdf
         x, w = MARGIN, pdf.epw
         gap = 8.0
         col_w = (w - gap) / 2
-        title_h, row_h, note_line_h = 5.5, 3.9, 3.1
-        rows = max(len(SHOW_CHART), len(PLAY_CHART))
-        self._font(6.8)
-        note_lines = max(
-            len(pdf.multi_cell(col_w, note_line_h, text, dry_run=True, output="LINES"))
-            for text in (SHOW_NOTES, PLAY_NOTES)
+        title_h, row_h, note_line_h, table_gap = 5.5, 3.9, 3.1, 2.0
+        columns = (  # each column's tables: (title, subtitle, rows, notes under the table or "")
+            (("The show", "hand and crib, each with the starter", SHOW_CHART, SHOW_NOTES),),
+            (("The play", "pegging, scored as the cards are laid", PLAY_CHART, PLAY_NOTES),
+             ("At the cut", "the dealer's, before the play", CUT_CHART, "")),
         )
-        height = 6.5 + title_h + rows * row_h + 1.4 + note_lines * note_line_h + 1.0
+        self._font(6.8)
+
+        def notes_h(notes: str) -> float:
+            if not notes:
+                return 0.0
+            lines = len(pdf.multi_cell(col_w, note_line_h, notes, dry_run=True, output="LINES"))
+            return 1.4 + lines * note_line_h
+
+        height = 6.5 + max(
+            sum(title_h + len(rows) * row_h + notes_h(notes) for _title, _sub, rows, notes in tables)
+            + table_gap * (len(tables) - 1)
+            for tables in columns
+        ) + 1.0
         if dry_run:
             return height
 
@@ -358,28 +371,31 @@ class _Sheet:
         self._text(x, y, w / 2, 5, "Scoring chart")
         self._line(x, y + 5.2, x + w, y + 5.2, 0.5, BLACK)
         y += 6.5
-        tables = (
-            ("The show", "hand and crib, each with the starter", SHOW_CHART, SHOW_NOTES),
-            ("The play", "pegging, scored as the cards are laid", PLAY_CHART, PLAY_NOTES),
-        )
-        for i, (title, subtitle, chart, notes) in enumerate(tables):
+        for i, tables in enumerate(columns):
             cx = x + i * (col_w + gap)
-            self._font(8.5, "B")
-            self._text(cx, y, col_w, title_h, title.upper())
-            tw = pdf.get_string_width(title.upper())
-            self._font(7, "", INK_GREY)
-            self._text(cx + tw + 2.5, y, col_w - tw - 2.5, title_h, subtitle)
-            self._font(6.5, "B", INK_GREY)
-            self._text(cx, y, col_w, title_h, "POINTS", align="R")
-            self._line(cx, y + title_h, cx + col_w, y + title_h, 0.3, BLACK)
-            ry = y + title_h
-            for label, points in chart:
-                self._chart_row(cx, ry, col_w, row_h, label, points)
-                ry += row_h
-            self._line(cx, ry, cx + col_w, ry, 0.3, BLACK)
-            self._font(6.8, "", INK_GREY)
-            pdf.set_xy(cx, ry + 1.4)
-            pdf.multi_cell(col_w, note_line_h, notes, align="L")
+            ry = y
+            for k, (title, subtitle, chart, notes) in enumerate(tables):
+                if k:
+                    ry += table_gap
+                self._font(8.5, "B")
+                self._text(cx, ry, col_w, title_h, title.upper())
+                tw = pdf.get_string_width(title.upper())
+                self._font(7, "", INK_GREY)
+                self._text(cx + tw + 2.5, ry, col_w - tw - 2.5, title_h, subtitle)
+                self._font(6.5, "B", INK_GREY)
+                self._text(cx, ry, col_w, title_h, "POINTS", align="R")
+                self._line(cx, ry + title_h, cx + col_w, ry + title_h, 0.3, BLACK)
+                ry += title_h
+                for label, points in chart:
+                    self._chart_row(cx, ry, col_w, row_h, label, points)
+                    ry += row_h
+                self._line(cx, ry, cx + col_w, ry, 0.3, BLACK)
+                if notes:
+                    self._font(6.8, "", INK_GREY)
+                    h = notes_h(notes)
+                    pdf.set_xy(cx, ry + 1.4)
+                    pdf.multi_cell(col_w, note_line_h, notes, align="L")
+                    ry += h
         return height
 
     def _chart_row(self, x: float, y: float, w: float, h: float, label: str, points: int) -> None:

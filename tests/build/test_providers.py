@@ -58,7 +58,7 @@ def test_scoring_chart_values_come_from_engine_constants(monkeypatch):
 
 def test_scoring_chart_tables():
     html = build.scoring_chart()
-    assert html.count("<table") == 3 and html.count("<caption>") == 3
+    assert html.count("<table") == 4 and html.count("<caption>") == 4
     assert f'<td class="points">{scoring.DOUBLE_PAIR_ROYAL}</td>' in html
     assert 'th scope="row"' in html and 'th scope="col"' in html
 

@@ -45,8 +45,11 @@ PLAY_ROWS = {
     "Run of three or more, each card": RUN,
     "Go: last card before the count starts again": "GO",
     "Last card of the play, unless it makes thirty-one": "LAST_CARD",
+}
+CUT_ROWS = {  # his heels is pegged at the cut, not in the play or the show
     "His heels: jack turned as starter (dealer)": "HIS_HEELS",
 }
+CHARTS = (("THE SHOW", SHOW_ROWS), ("THE PLAY", PLAY_ROWS), ("AT THE CUT", CUT_ROWS))
 
 
 def engine_points(name):
@@ -108,7 +111,7 @@ def test_page_text(readers, name):
         assert "double skunk line 60 | 61" in lowered
         assert "fifteen" in lowered
         assert "player 1" in lowered and "player 2" in lowered
-        assert "the show" in lowered and "the play" in lowered
+        assert "the show" in lowered and "the play" in lowered and "at the cut" in lowered
         assert "cribbage score sheet" in lowered
     assert "two players" in two.lower() and "game 3" in two.lower()
     assert "three players" in three.lower() and "player 3" in three.lower()
@@ -127,7 +130,7 @@ def test_every_total_appears_on_each_track(readers, name):
 def test_chart_points_are_the_engines(readers, name):
     for page in readers[name].pages:
         text = page.extract_text()
-        for heading, expected in (("THE SHOW", SHOW_ROWS), ("THE PLAY", PLAY_ROWS)):
+        for heading, expected in CHARTS:
             rows = chart_rows(text, heading)
             assert set(rows) == set(expected), heading
             for label, constant in expected.items():
@@ -136,13 +139,13 @@ def test_chart_points_are_the_engines(readers, name):
 
 def test_chart_follows_the_engine_when_its_constants_change(monkeypatch):
     """Give every constant a distinct value: the chart must show each one in its own row."""
-    names = sorted({c for c in (*SHOW_ROWS.values(), *PLAY_ROWS.values()) if c != RUN})
+    names = sorted({c for c in (*SHOW_ROWS.values(), *PLAY_ROWS.values(), *CUT_ROWS.values()) if c != RUN})
     for i, constant in enumerate(names):
         monkeypatch.setattr(scoring, constant, 40 + i)
     try:
         module = importlib.reload(scoresheet)
         text = PdfReader(io.BytesIO(module.score_sheet_pdf("A4"))).pages[0].extract_text()
-        for heading, expected in (("THE SHOW", SHOW_ROWS), ("THE PLAY", PLAY_ROWS)):
+        for heading, expected in CHARTS:
             rows = chart_rows(text, heading)
             for label, constant in expected.items():
                 assert rows[label] == engine_points(constant), label
