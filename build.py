@@ -2,7 +2,8 @@
 
 ``python build.py`` (or ``build()``) writes dist/. Settings come from the environment:
 SITE_URL (absolute address the site is served from, for canonical URLs and the sitemap;
-default https://cribbage.example).
+default https://cribbage.example) and REPORT_URL (where readers report a mistake: an http(s)
+address, a mailto: link or an email address; unset, the site offers no such link).
 
 Pages are Markdown with YAML front matter (see README.md). A line holding only
 ``<!-- data:NAME -->`` is replaced by the HTML of the data provider NAME; a provider is one
@@ -506,6 +507,24 @@ def fair_deal_example() -> str:
     )
 
 
+@provider
+def report_mistake() -> str:
+    """How to report a mistake: a link to REPORT_URL when the build sets one, else how to check a count."""
+    url = report_url()
+    check = ('You can check any count yourself with the <a href="/calculator/">hand calculator</a>, '
+             'and any deal with the <a href="/fair-deals/#check">deal checker</a>.')
+    if url is None:
+        return f'<p class="report-mistake">{check}</p>'
+    href = html.escape(url, quote=True)
+    if url.startswith("mailto:"):
+        how = f'write to <a href="{href}">{html.escape(url[len("mailto:"):])}</a>'
+    else:
+        shown = url.split("://", 1)[1].rstrip("/")
+        how = f'go to <a href="{href}">{html.escape(shown)}</a>'
+    return (f'<p class="report-mistake">To report a mistake, {how}. Say which page it is on and what you '
+            f"think it should say. {check}</p>")
+
+
 # --- rendering -------------------------------------------------------------------------------
 
 
@@ -516,6 +535,24 @@ def site_url() -> str:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise BuildError(f"SITE_URL must be an absolute http(s) address, got {url!r}")
     return url.rstrip("/")
+
+
+EMAIL_RE = re.compile(r"[^@\s/:?#]+@[^@\s/:?#]+\.[^@\s/:?#]+")
+
+
+def report_url() -> str | None:
+    """The REPORT_URL setting as a link (an http(s) address or mailto:), or None when it is not set."""
+    value = os.environ.get("REPORT_URL", "").strip()
+    if not value:
+        return None
+    if EMAIL_RE.fullmatch(value):
+        return f"mailto:{value}"
+    parts = urlsplit(value)
+    if parts.scheme == "mailto" and EMAIL_RE.fullmatch(parts.path):
+        return value
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return value
+    raise BuildError(f"REPORT_URL must be an http(s) address, a mailto: link or an email address, got {value!r}")
 
 
 def make_environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
@@ -1477,7 +1514,8 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     slugs = {p.slug for p in pages}
     links = Links(slugs)
     header_nav, footer_nav = nav_links(pages)
-    site = {"name": SITE_NAME, "tagline": SITE_TAGLINE, "url": base_url, "lang": LANGUAGE}
+    site = {"name": SITE_NAME, "tagline": SITE_TAGLINE, "url": base_url, "lang": LANGUAGE,
+            "report_url": report_url()}
 
     preloads = runtime_preloads()
     # Render everything before touching out_dir, so a failing build leaves the last good one.
