@@ -643,9 +643,10 @@ def render_fair(model):
                                        + "\u201d: every deal follows from it, so this game is not counted "
                                        "in your statistics.")
     else:
-        q("fair-intro").textContent = ("Each hand is dealt from a random seed. Its SHA-256 fingerprint "
-                                       "appears here before you see a card; the seed is revealed when "
-                                       "the hand ends.")
+        q("fair-intro").textContent = ("Every deal is fixed before you see a card, so nobody, the computer "
+                                       "included, can pick the cards. The hand's fingerprint (the SHA-256 "
+                                       "of its random seed) shows here first; the seed appears when the "
+                                       "hand ends, so you can check the deal.")
     if model["commitment"]:
         q("fair-now").hidden = False
         q("fair-now-label").textContent = "Hand " + str(model["hand_number"]) + " fingerprint (SHA-256)"

@@ -18,8 +18,9 @@ import store
 DIFFICULTY_NAMES = (("easy", "Easy"), ("hard", "Hard"))
 TARGET_NAMES = (("121", "121 points"), ("61", "61 points"))
 CONFIRM_RESET = "Forget all your statistics? This cannot be undone."
-EMPTY_TEXT = ("No games recorded yet. Finished games against the computer count here; "
-              "practice deals do not.")
+EMPTY_TEXT = ("No games recorded yet. Finished games against the computer count here. Practice "
+              "games do not: they are dealt from a seed in the page's address (?seed=\u2026), so anyone "
+              "can replay the same cards.")
 
 _view = {"container": None}
 
