@@ -12,13 +12,10 @@ function that takes the subparsers object, adds its parser and sets ``run`` to a
 ``(args) -> int``; decorate it with ``@command``. Handlers raise ValueError for bad input.
 """
 
-from __future__ import annotations
-
 import argparse
 import json
 import os
 import sys
-from typing import Callable, NoReturn
 
 from engine import fairdeal
 from engine.cards import card_name, cards_name, parse_card, parse_cards
@@ -26,11 +23,10 @@ from engine.scoring import score_show
 
 PROG = "python -m engine"
 
-Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
-COMMANDS: list[Registrar] = []
+COMMANDS: list = []  # functions that each add one subcommand's parser
 
 
-def command(register: Registrar) -> Registrar:
+def command(register):
     """Register a subcommand (a function that adds its parser to the subparsers)."""
     COMMANDS.append(register)
     return register
@@ -39,7 +35,7 @@ def command(register: Registrar) -> Registrar:
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line on stderr, exit status 2."""
 
-    def error(self, message: str) -> NoReturn:
+    def error(self, message: str):
         """Print the error in one line and exit with status 2."""
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 

@@ -30,16 +30,10 @@ the table itself).
 (['2C', '9S'], 12.7)
 """
 
-from __future__ import annotations
-
 import json
-from collections import Counter
-from collections.abc import Iterable, Sequence
-from itertools import combinations, combinations_with_replacement
-from math import comb
-from pathlib import Path
 
 from engine.cards import JACK, RANK_OF, RANKS, SUIT_OF, card_name, parse_cards
+from engine.compat import combinations, combinations_with_replacement, comb, round_to, value_counts
 from engine.scoring import (
     FIVE_CARD_FLUSH,
     HAND_FLUSH,
@@ -54,7 +48,7 @@ _RANK_WEIGHT = tuple(5 ** r for r in range(13))  # the same rank-multiset key as
 HANDS_WITH_STARTER = comb(52, 4) * 48  # 12,994,800
 
 
-def rank_hand_counts(hand_ranks: Sequence[int], crib: bool = False,
+def rank_hand_counts(hand_ranks: "Sequence[int]", crib: bool = False,
                      counts: list[int] | None = None) -> list[int]:
     """Add to counts (index = points) every (four-card hand, starter) whose hand has these ranks.
 
@@ -71,11 +65,13 @@ def rank_hand_counts(hand_ranks: Sequence[int], crib: bool = False,
     if counts is None:
         counts = [0] * (MAX_SHOW_TOTAL + 1)
     table = build_tables()
-    have = Counter(hand_ranks)
+    have = [0] * 13
+    for r in hand_ranks:
+        have[r] += 1
     arrangements = 1
-    for m in have.values():
+    for m in have:
         arrangements *= comb(4, m)
-    distinct = len(have) == 4
+    distinct = max(have) == 1
     jacks = have[JACK]
     hand_key = sum(_RANK_WEIGHT[r] for r in hand_ranks)
     four_flush = 0 if crib else HAND_FLUSH
@@ -114,7 +110,7 @@ def score_distribution(crib: bool = False) -> list[int]:
     return counts
 
 
-def distribution_mean(counts: Sequence[int]) -> float:
+def distribution_mean(counts: "Sequence[int]") -> float:
     """Return the mean points of a distribution given as counts by points.
 
     >>> round(distribution_mean(score_distribution()), 4)
@@ -126,7 +122,7 @@ def distribution_mean(counts: Sequence[int]) -> float:
 # --------------------------------------------------------------------------------------------
 # The crib table: the average crib a two-card throw makes
 
-CRIB_TABLE_PATH = Path(__file__).resolve().parent / "data" / "crib_table.json"
+CRIB_TABLE_PATH = __file__.replace("\\", "/").rsplit("/", 1)[0] + "/data/crib_table.json"
 CRIB_TABLE_FORMAT = "cribbage-crib-table"
 CRIB_TABLE_VERSION = 1
 CRIB_TABLE_KINDS = ("average", "suited", "offsuit")
@@ -287,13 +283,17 @@ def _matrix_json(matrix: list, indent: str) -> str:
     return "[\n" + ",\n".join(rows) + "\n" + indent + "]"
 
 
-def write_crib_table(path: str | Path = CRIB_TABLE_PATH, document: dict | None = None) -> dict:
+def write_crib_table(path: str = CRIB_TABLE_PATH, document: dict | None = None) -> dict:
     """Compute the table (unless given) and write it as JSON to path; return the document."""
+    import os  # the command line only
+
     if document is None:
         document = compute_crib_table()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(crib_table_json(document), encoding="utf-8")
+    folder = os.path.dirname(os.fspath(path))
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(crib_table_json(document))
     return document
 
 
@@ -317,21 +317,22 @@ def _check_table_document(data: object, where: str) -> dict:
     return data
 
 
-def load_crib_data(path: str | Path | None = None) -> dict:
+def load_crib_data(path: str | None = None) -> dict:
     """Return the crib table document shipped in engine/data (read once), or the one at path."""
     if path is None and _CRIB_DATA:
         return _CRIB_DATA
-    source = Path(path) if path is not None else CRIB_TABLE_PATH
+    source = str(path) if path is not None else CRIB_TABLE_PATH
     try:
-        text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FileNotFoundError(
+        with open(source, encoding="utf-8") as stream:
+            text = stream.read()
+    except OSError:
+        raise OSError(
             f"the crib table {source} is missing: generate it with 'python -m engine table'") from None
     try:
         data = json.loads(text)
     except ValueError as error:
         raise ValueError(f"{source} is not valid JSON ({error})") from None
-    _check_table_document(data, str(source))
+    _check_table_document(data, source)
     if path is None:
         _CRIB_DATA.update(data)
         _CRIB_LOOKUP.clear()
@@ -356,7 +357,7 @@ def crib_table(kind: str = "average") -> list[list[float]]:
 _CRIB_LOOKUP: list = []  # (suited, offsuit, single) as tuples, for crib_value
 
 
-def crib_value(throw: Sequence[int]) -> float:
+def crib_value(throw: "Sequence[int]") -> float:
     """Return the expected crib of one or two thrown cards, from the shipped crib table.
 
     Two cards of one suit take the table's suited figure, two suits the off-suit figure (a
@@ -420,7 +421,7 @@ class DiscardOption:
 
     def sort_key(self) -> tuple:
         """Best first: highest net, then highest hand, then the kept cards (deterministic)."""
-        return (-round(self.net, 9), -round(self.hand_ev, 9), self.keep)
+        return (-round_to(self.net, 9), -round_to(self.hand_ev, 9), self.keep)
 
     def to_dict(self) -> dict:
         """Return a JSON-ready dict (figures rounded to 4 decimals; cards as ints and names)."""
@@ -429,9 +430,9 @@ class DiscardOption:
             "throw": list(self.throw),
             "keep_names": [card_name(c) for c in self.keep],
             "throw_names": [card_name(c) for c in self.throw],
-            "hand_ev": round(self.hand_ev, 4),
-            "crib_ev": round(self.crib_ev, 4),
-            "net": round(self.net, 4),
+            "hand_ev": round_to(self.hand_ev, 4),
+            "crib_ev": round_to(self.crib_ev, 4),
+            "net": round_to(self.net, 4),
             "hand_min": self.hand_min,
             "hand_max": self.hand_max,
             "hand_counts": [list(pair) for pair in self.hand_counts],
@@ -448,7 +449,7 @@ class DiscardOption:
 CRIB_METHODS = ("exact", "table")
 
 
-def conditional_crib_values(dealt: Sequence[int]) -> dict[tuple[int, int], float]:
+def conditional_crib_values(dealt: "Sequence[int]") -> dict[tuple[int, int], float]:
     """Return the exact expected crib of every two-card throw from six known cards.
 
     The other player's two discards are any two of the 46 cards this player cannot see (1,035
@@ -510,7 +511,7 @@ def conditional_crib_values(dealt: Sequence[int]) -> dict[tuple[int, int], float
     return values
 
 
-def conditional_crib_brute(dealt: Sequence[int], throw: Sequence[int]) -> float:
+def conditional_crib_brute(dealt: "Sequence[int]", throw: "Sequence[int]") -> float:
     """Return the same figure as conditional_crib_values by scoring each of the 45,540 deals (slow)."""
     held = set(dealt)
     unseen = [c for c in range(52) if c not in held]
@@ -524,7 +525,7 @@ def conditional_crib_brute(dealt: Sequence[int], throw: Sequence[int]) -> float:
     return total / deals
 
 
-def discard_options(cards: Iterable[int | str] | str, is_dealer: bool,
+def discard_options(cards: "Iterable[int | str] | str", is_dealer: bool,
                     crib: str = "exact") -> list[DiscardOption]:
     """Return every way to keep four of the cards dealt, best first.
 
@@ -556,11 +557,10 @@ def discard_options(cards: Iterable[int | str] | str, is_dealer: bool,
     for keep in combinations(ordered, 4):
         throw = tuple(c for c in ordered if c not in keep)
         totals = [show_total(keep, s) for s in starters]
-        counts = Counter(totals)
         crib_ev = exact[throw] if exact is not None else crib_value(throw)  # type: ignore[index]
         options.append(DiscardOption(
             keep, throw, sum(totals) / len(starters), crib_ev,
-            min(totals), max(totals), tuple(sorted(counts.items())), is_dealer,
+            min(totals), max(totals), tuple(value_counts(totals)), is_dealer,
             "exact" if exact is not None else "table"))
     options.sort(key=DiscardOption.sort_key)
     return options

@@ -1,8 +1,8 @@
 """The engine's JSON-in, JSON-out face: the only engine functions the web pages call.
 
-The browser runs the engine in a Pyodide worker (``site_src/static/engine-worker.mjs``), which
-imports this module and answers the page's messages through ``call``. Requests and replies cross
-between the page and the worker as JSON text, never as objects.
+The browser runs the engine in a MicroPython worker (``site_src/app/worker.py``), which hands
+every page message to ``call``. Requests and replies cross between the page and the worker as
+JSON text, never as objects.
 
 Adding a function for the pages is one decorated function taking and returning a plain dict::
 
@@ -13,41 +13,39 @@ Adding a function for the pages is one decorated function taking and returning a
         ...
         return result.to_dict()
 
-``endpoint`` registers it under its own name and turns it into ``score_hand(request_json) ->
-reply_json``. Bad input raises ``ValueError`` (or ``KeyError``/``TypeError``) with a message fit
-to show a player; ``call`` turns that into an error reply instead of an exception.
+``endpoint`` registers it under its own name; ``call("score_hand", request_json)`` decodes the
+request, runs it and encodes the reply. Bad input raises ``ValueError`` (or
+``KeyError``/``TypeError``) with a message fit to show a player; ``call`` turns that into an
+error reply instead of an exception.
 
->>> json.loads(ping("{}"))["engine"] == ENGINE_VERSION
-True
->>> json.loads(call("ping", "{}"))["ok"]
+>>> json.loads(call("ping", "{}"))["result"]["engine"] == ENGINE_VERSION
 True
 >>> json.loads(call("no_such_thing", "{}"))["error"]["kind"]
 'unknown'
 """
 
-from __future__ import annotations
-
 import json
 import sys
-from typing import Callable
 
-ENGINE_VERSION = "0.1.0"
+from engine.compat import compact_json
+
+ENGINE_VERSION = "0.2.0"
 API_VERSION = 1
 
-ENDPOINTS: dict[str, Callable[[str], str]] = {}
-"""Every JSON-text function the pages may call, by name."""
+ENDPOINTS = {}
+"""Every function the pages may call, by name: ``func(request: dict) -> dict``."""
 
 BAD_INPUT_ERRORS = (ValueError, KeyError, TypeError)
 
 
-def parse_request(request_json: str | None) -> dict:
+def parse_request(request_json: "str | None") -> dict:
     """Decode a request: a JSON object (empty text means ``{}``); anything else is a ValueError."""
     if request_json is None or not str(request_json).strip():
         return {}
     try:
         request = json.loads(request_json)
-    except ValueError as error:
-        raise ValueError(f"The request is not valid JSON ({error}).") from None
+    except (ValueError, RuntimeError):  # RuntimeError: nested too deep
+        raise ValueError("The request is not valid JSON.") from None
     if not isinstance(request, dict):
         raise ValueError("The request must be a JSON object.")
     return request
@@ -55,23 +53,16 @@ def parse_request(request_json: str | None) -> dict:
 
 def dump_reply(reply: dict) -> str:
     """Encode a reply as compact JSON text."""
-    return json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
+    return compact_json(reply)
 
 
-def endpoint(func: Callable[[dict], dict]) -> Callable[[str], str]:
-    """Register ``func(request: dict) -> dict`` as the JSON-text endpoint of the same name."""
-
-    def wrapper(request_json: str = "{}") -> str:
-        return dump_reply(func(parse_request(request_json)))
-
-    wrapper.__name__ = func.__name__
-    wrapper.__qualname__ = func.__qualname__
-    wrapper.__doc__ = func.__doc__
-    wrapper.__wrapped__ = func  # the dict-in, dict-out function, for tests
-    if func.__name__ in ENDPOINTS or func.__name__ == "call":
-        raise ValueError(f"An endpoint named {func.__name__!r} already exists.")
-    ENDPOINTS[func.__name__] = wrapper
-    return wrapper
+def endpoint(func):
+    """Register ``func(request: dict) -> dict`` as the endpoint of the same name; return func."""
+    name = func.__name__
+    if name in ENDPOINTS or name == "call":
+        raise ValueError(f"An endpoint named {name!r} already exists.")
+    ENDPOINTS[name] = func
+    return func
 
 
 def call(name: str, request_json: str = "{}") -> str:
@@ -86,7 +77,7 @@ def call(name: str, request_json: str = "{}") -> str:
             {"ok": False, "error": {"kind": "unknown", "message": f"The engine has no function {name!r}."}}
         )
     try:
-        result = json.loads(func(request_json))
+        result = func(parse_request(request_json))
     except BAD_INPUT_ERRORS as error:
         if isinstance(error, KeyError):
             message = f"The request is missing {error.args[0]!r}." if error.args else "The request is incomplete."
@@ -106,6 +97,13 @@ def call(name: str, request_json: str = "{}") -> str:
     return dump_reply({"ok": True, "result": result})
 
 
+def interpreter_name() -> str:
+    """The Python running the engine and its version: "CPython 3.11.7", "MicroPython 1.28.0"."""
+    impl = sys.implementation
+    name = {"cpython": "CPython", "micropython": "MicroPython"}.get(impl.name, impl.name)
+    return "%s %d.%d.%d" % ((name,) + tuple(impl.version[:3]))
+
+
 # --- endpoints -------------------------------------------------------------------------------
 
 
@@ -115,7 +113,8 @@ def ping(request: dict) -> dict:
     reply = {
         "engine": ENGINE_VERSION,
         "api": API_VERSION,
-        "python": "%d.%d.%d" % sys.version_info[:3],
+        "python": "%d.%d.%d" % tuple(sys.version_info[:3]),
+        "interpreter": interpreter_name(),
         "platform": sys.platform,
         "endpoints": sorted(ENDPOINTS),
     }
@@ -344,41 +343,6 @@ def warm_up(request: dict) -> dict:
 
     The worker sends this as soon as it has started, while the page waits for a click.
     """
-    import importlib
-
     for name in WARM_UP_MODULES:
-        importlib.import_module(name)
+        __import__(name)
     return {"modules": list(WARM_UP_MODULES)}
-
-
-CLI_ONLY_MODULES = ("multiprocessing", "argparse")
-"""Modules only the command line imports (parallel runs, options); the browser has neither."""
-
-
-@endpoint
-def selfcheck(request: dict) -> dict:
-    """Import every engine module and every module their code names, even inside functions.
-
-    The browser's standard library is trimmed to what the site uses; this shows the engine finds
-    all it needs there. Replies ``{"engine": [engine modules], "imports": [other modules]}``.
-    """
-    import ast
-    import importlib
-    from pathlib import Path
-
-    engine_modules, imports = [], set()
-    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
-        if path.name == "__main__.py":
-            continue
-        name = "engine" if path.stem == "__init__" else f"engine.{path.stem}"
-        importlib.import_module(name)
-        engine_modules.append(name)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                imports.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                imports.add(node.module)
-    names = sorted(m for m in imports if m.split(".")[0] not in ("engine", *CLI_ONLY_MODULES))
-    for name in names:
-        importlib.import_module(name)
-    return {"engine": engine_modules, "imports": names}

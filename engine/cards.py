@@ -9,9 +9,6 @@ Ranks 0..12 are A 2 3 4 5 6 7 8 9 10 J Q K; suits 0..3 are clubs, diamonds, hear
 ['5H', '5S', '5D', 'JC']
 """
 
-from __future__ import annotations
-
-from collections.abc import Iterable
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
@@ -86,7 +83,7 @@ def parse_card(text: str) -> int:
     return suit * 13 + rank
 
 
-def parse_cards(cards: str | Iterable[str | int], count: int | None = None) -> list[int]:
+def parse_cards(cards: "str | Iterable[str | int]", count: int | None = None) -> list[int]:
     """Parse cards separated by spaces or commas (or an iterable of names or ints) into ints.
 
     Duplicates and, when count is given, a wrong number of cards raise ValueError.
@@ -151,7 +148,7 @@ def card_spoken(card: int) -> str:
     return CARD_SPOKEN[_check(card)]
 
 
-def cards_name(cards: Iterable[int]) -> str:
+def cards_name(cards: "Iterable[int]") -> str:
     """Return short names joined by spaces: "5H 5S JC".
 
     >>> cards_name([4, 17])
@@ -160,6 +157,6 @@ def cards_name(cards: Iterable[int]) -> str:
     return " ".join(card_name(c) for c in cards)
 
 
-def cards_pretty(cards: Iterable[int]) -> str:
+def cards_pretty(cards: "Iterable[int]") -> str:
     """Return glyph names joined by spaces: "5♥ 5♠ J♣"."""
     return " ".join(card_pretty(c) for c in cards)

@@ -2,7 +2,7 @@
 
 The algorithm, exactly (any implementation that follows it gets the same cards):
 
-1. Seed: 16 bytes from ``secrets``, written as 32 lowercase hex digits. Surrounding whitespace
+1. Seed: 16 bytes from a cryptographic source, written as 32 lowercase hex digits. Surrounding whitespace
    and uppercase digits are accepted on input and normalised to lowercase.
 2. Commitment: SHA-256 of the ASCII text of those 32 hex digits, as 64 lowercase hex digits,
    so ``printf %s SEED | sha256sum`` reproduces it.
@@ -37,11 +37,10 @@ before the cut like any other, rather than the seed of the first hand.
 (True, True, True)
 """
 
-from __future__ import annotations
-
 from collections import namedtuple
 
 from engine.cards import RANK_OF, card_name
+from engine.compat import sha256_hex
 
 SEED_BYTES = 16
 SEED_HEX_DIGITS = 2 * SEED_BYTES
@@ -54,11 +53,38 @@ _MASK = 0xFFFFFFFF
 _HEX_DIGITS = frozenset("0123456789abcdef")
 
 
-def new_seed() -> str:
-    """Return a fresh seed: 16 bytes from ``secrets`` as 32 lowercase hex digits."""
-    import secrets  # imported on first use: keeps the engine's import time small
+_SEED_SOURCE = []  # the source of random bytes set by use_seed_source, if any
 
-    return secrets.token_hex(SEED_BYTES)
+
+def use_seed_source(random_bytes) -> None:
+    """Take fresh seeds from ``random_bytes(n)``, which must return n bytes from a cryptographic
+    source (the browser's worker passes the page's ``crypto.getRandomValues``); None goes back to
+    the operating system's source."""
+    _SEED_SOURCE.clear()
+    if random_bytes is not None:
+        _SEED_SOURCE.append(random_bytes)
+
+
+def _system_random_bytes(n: int) -> bytes:
+    import os  # the operating system's cryptographic source (what ``secrets`` uses)
+
+    urandom = getattr(os, "urandom", None)
+    if urandom is None:
+        raise RuntimeError("no source of secure random numbers here: call fairdeal.use_seed_source first")
+    return urandom(n)
+
+
+def new_seed() -> str:
+    """Return a fresh seed: 16 bytes from a cryptographic source as 32 lowercase hex digits.
+
+    The source is the one given to ``use_seed_source``, else the operating system's; never a
+    generator that could be predicted.
+    """
+    source = _SEED_SOURCE[0] if _SEED_SOURCE else _system_random_bytes
+    data = bytes(source(SEED_BYTES))
+    if len(data) != SEED_BYTES:
+        raise RuntimeError(f"the seed source gave {len(data)} bytes, not {SEED_BYTES}")
+    return "".join("%02x" % b for b in data)
 
 
 def parse_seed(text: str) -> str:
@@ -78,15 +104,23 @@ def parse_seed(text: str) -> str:
     return seed
 
 
+def is_normal_seed(text: object) -> bool:
+    """True for a seed in normal form: exactly 32 lowercase hex digits.
+
+    >>> is_normal_seed("0" * 32), is_normal_seed("0" * 31 + "A")
+    (True, False)
+    """
+    return (isinstance(text, str) and len(text) == SEED_HEX_DIGITS
+            and all(ch in _HEX_DIGITS for ch in text))
+
+
 def commitment(seed: str) -> str:
     """Return the commitment: SHA-256 of the seed's 32 hex digits (ASCII), as 64 hex digits.
 
     >>> commitment("00000000000000000000000000000000")[:16]
     '84e0c0eafaa95a34'
     """
-    import hashlib  # imported on first use: keeps the engine's import time small
-
-    return hashlib.sha256(parse_seed(seed).encode("ascii")).hexdigest()
+    return sha256_hex(parse_seed(seed).encode("ascii"))
 
 
 def verify(seed: str, commitment_hex: str) -> bool:
@@ -128,6 +162,28 @@ class Sfc32:
             r = self.next_u32()
         return r % n
 
+    def random(self) -> float:
+        """Return a float in [0, 1) with 32 random bits (the same in every interpreter)."""
+        return self.next_u32() / 4294967296.0
+
+    def choice(self, items):
+        """Return one item of a non-empty sequence, each equally likely."""
+        if not items:
+            raise ValueError("cannot choose from an empty sequence")
+        return items[self.below(len(items))]
+
+
+def keyed_generator(key: str) -> Sfc32:
+    """An sfc32 generator seeded by a text key (the first 32 hex digits of its SHA-256).
+
+    The computer opponents draw their few random choices from one of these, keyed by their seed
+    and what they can see, so a seed fixes every choice in CPython and MicroPython alike.
+
+    >>> keyed_generator("easy|1").below(100) == keyed_generator("easy|1").below(100)
+    True
+    """
+    return Sfc32(sha256_hex(key)[:SEED_HEX_DIGITS])
+
 
 def shuffled_deck(seed: str) -> list[int]:
     """Return the 52 cards in their shuffled order for a seed (position 0 is dealt first)."""
@@ -139,8 +195,7 @@ def shuffled_deck(seed: str) -> list[int]:
     return deck
 
 
-class Deal(namedtuple("Deal", "hands crib starter deck seed players dealer",
-                      defaults=("", 2, 0))):
+class Deal(namedtuple("Deal", "hands crib starter deck seed players dealer")):
     """One hand's deal: hands by seat, cards dealt to the crib, the starter, the whole deck.
 
     Fields: hands (list of card lists, indexed by seat), crib (cards dealt straight to the
@@ -165,8 +220,8 @@ class Deal(namedtuple("Deal", "hands crib starter deck seed players dealer",
 
 def _check_table(players: int, dealer: int) -> tuple[int, int]:
     if players not in DEAL_SIZES:
-        raise ValueError(f"deals are for {', '.join(map(str, DEAL_SIZES))} players, not {players!r}")
-    if not (isinstance(dealer, int) and 0 <= dealer < players):
+        raise ValueError(f"deals are for {', '.join(map(str, sorted(DEAL_SIZES)))} players, not {players!r}")
+    if not (type(dealer) is int and 0 <= dealer < players):
         raise ValueError(f"the dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
     return DEAL_SIZES[players]
 

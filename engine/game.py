@@ -111,7 +111,7 @@ from ``fairdeal.new_seed()`` when it is needed; a given seed (str or int) derive
 
 Saved games
 -----------
-``to_json()`` is compact canonical JSON holding the rules, the cut, one summary line per finished
+``to_json()`` is compact JSON holding the rules, the cut, one summary line per finished
 hand, the back pegs ("backs"), the current hand and its action list. Games saved before "backs"
 was added still load, with the back pegs of the sides that have not scored in the current hand
 at 0 (the replay of the hand puts the others where they belong). ``from_json`` refuses anything
@@ -125,17 +125,11 @@ Skunks: with a target of 121 the loser is skunked at 90 or fewer and double-skun
 in the 61-point game a loser below 31 is skunked (there is no double skunk).
 """
 
-from __future__ import annotations
-
-import hashlib
 import json
-import re
-from functools import lru_cache
-from itertools import combinations
-from typing import Any, Iterable
 
 from engine import fairdeal
 from engine.cards import JACK, RANK_OF, VALUE_OF, card_name, is_card
+from engine.compat import Memo, canonical_json, combinations, compact_json, sha256_hex
 from engine.scoring import GO, HIS_HEELS, LAST_CARD, MAX_COUNT, score_play, score_show
 
 FORMAT_NAME = "cribbage-game"
@@ -153,7 +147,6 @@ MAX_SEED_TEXT = 200
 MAX_HANDS = 400  # far more than any game can take (every hand scores at least the last card)
 MAX_POINTS = 10_000
 
-_SEED_FORM = re.compile(r"[0-9a-f]{32}")
 _ACTION_FIELD = {"discard": "cards", "play": "card", "count": "points"}
 _PEGGING, _HAND, _CRIB, _HEELS, _MUGGINS = range(5)
 
@@ -176,22 +169,17 @@ def derive_seed(base: str, key: int | str) -> str:
     >>> derive_seed("7", 1) == derive_seed(7, 1), len(derive_seed("7", "cut"))
     (True, 32)
     """
-    return hashlib.sha256(f"{base}:{key}".encode("utf-8")).hexdigest()[:32]
+    return sha256_hex(f"{base}:{key}")[:32]
 
 
-@lru_cache(maxsize=16)
-def _dealt(seed: str, players: int, dealer: int) -> Any:
-    """The fair deal of a seed (cached: a hand is re-dealt on every load; never mutate it)."""
-    return fairdeal.deal(seed, players, dealer)
+_dealt = Memo(fairdeal.deal)
+"""The fair deal of (seed, players, dealer), cached: a hand is re-dealt on every load; never mutate it."""
+
+_cut = Memo(fairdeal.cut_for_deal)
+"""The cut for first deal drawn from (seed, players), cached like _dealt."""
 
 
-@lru_cache(maxsize=16)
-def _cut(seed: str, players: int) -> Any:
-    """The cut for first deal drawn from a seed (cached, like _dealt)."""
-    return fairdeal.cut_for_deal(seed, players)
-
-
-def events_for(seat: int, events: Iterable[dict]) -> list[dict]:
+def events_for(seat: int, events: "Iterable[dict]") -> list[dict]:
     """Return the events a seat may see: public ones and the private ones addressed to it."""
     return [e for e in events if "visible_to" not in e or seat in e["visible_to"]]
 
@@ -279,7 +267,7 @@ class GameState:
         self.points: list[list[int]] = []
         self.actions: list[dict] = []
         self.start_events: list[dict] = []
-        self._deal: Any = None
+        self._deal = None  # the fairdeal.Deal of the current hand
 
     # ----------------------------------------------------------------------------------------
     # Read-only facts
@@ -449,12 +437,12 @@ class GameState:
             self._do_count(seat, canonical["points"], events)
         return events
 
-    def events_for(self, seat: int, events: Iterable[dict]) -> list[dict]:
+    def events_for(self, seat: int, events: "Iterable[dict]") -> list[dict]:
         """Return the events a seat may see (see the module function events_for)."""
         self._check_seat(seat)
         return events_for(seat, events)
 
-    def _add(self, seat: int, points: int, reason: str, cards: Iterable[int], source: int,
+    def _add(self, seat: int, points: int, reason: str, cards: "Iterable[int]", source: int,
              events: list[dict], show: str | None = None, joined: bool = False) -> None:
         """Peg points for a seat and record the score event (the only place points are added).
 
@@ -755,8 +743,12 @@ class GameState:
         }
 
     def to_json(self) -> str:
-        """Compact canonical JSON of the whole game (contains the seeds: not for other seats)."""
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        """Compact JSON of the whole game (contains the seeds: not for other seats).
+
+        Keys come in the order the interpreter keeps them (``canonical_json(self.to_dict())`` is
+        the one text every interpreter writes for the game).
+        """
+        return compact_json(self.to_dict())
 
 
 # --------------------------------------------------------------------------------------------
@@ -775,7 +767,7 @@ def _need(condition: bool, message: str) -> None:
 def _keys(obj: object, keys: frozenset[str], where: str) -> dict:
     if not isinstance(obj, dict):
         raise _fail(f"{where} must be an object")
-    if obj.keys() != keys:
+    if set(obj) != keys:
         missing = sorted(keys - set(obj))
         extra = sorted(set(obj) - keys, key=str)
         _need(not missing, f"{where} lacks {', '.join(missing)}")
@@ -785,7 +777,7 @@ def _keys(obj: object, keys: frozenset[str], where: str) -> dict:
 
 def _same(a: object, b: object) -> bool:
     """Equal as JSON (so 1, 1.0 and true are told apart)."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    return canonical_json(a) == canonical_json(b)
 
 
 def _int(value: object, where: str, low: int, high: int) -> int:
@@ -804,7 +796,7 @@ def _cards(value: object, where: str, max_len: int) -> list[int]:
 
 
 def _seed(value: object, where: str) -> str:
-    if isinstance(value, str) and _SEED_FORM.fullmatch(value):
+    if fairdeal.is_normal_seed(value):
         return value
     _need(isinstance(value, str), f"{where} must be a seed string")
     try:
@@ -846,8 +838,8 @@ def from_json(text: str) -> GameState:
         raise _fail(f"expected JSON text, got {type(text).__name__}")
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise _fail(f"the text is not JSON ({error})") from None
+    except (ValueError, RuntimeError):  # RuntimeError: nested too deep
+        raise _fail("the text is not JSON") from None
     return from_dict(data)
 
 

@@ -10,8 +10,6 @@ processes (``jobs``; CPython only, the browser plays one game at a time).
 (2, True, ['hard', 'easy'])
 """
 
-from __future__ import annotations
-
 import time
 from math import sqrt
 

@@ -38,15 +38,10 @@ the throw is priced by the crib table's one-card figure, the reply by the next s
 (True, 'discard')
 """
 
-from __future__ import annotations
-
-import random
-from collections.abc import Sequence
-from itertools import combinations
-from math import comb
-
 from engine.analysis import discard_options
 from engine.cards import RANK_OF, SUIT_OF, VALUE_OF
+from engine.compat import comb, combinations, round_to
+from engine.fairdeal import Sfc32, keyed_generator
 from engine.scoring import (
     FIFTEEN,
     HAND_FLUSH,
@@ -79,7 +74,7 @@ class Player:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
 
-    def choose(self, view: dict, legal_actions: Sequence[dict]) -> dict:
+    def choose(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
         """Return one of legal_actions (the same dict) for the seat whose view this is."""
         if not isinstance(view, dict) or "hand" not in view:
             raise ValueError("choose needs a seat's view (the dict GameState.view(seat) returns)")
@@ -98,19 +93,19 @@ class Player:
             raise ValueError(f"unknown action type {kind!r}")
         return action
 
-    def choose_discard(self, view: dict, legal_actions: Sequence[dict]) -> dict:
+    def choose_discard(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
         """Pick the cards to throw to the crib."""
         raise NotImplementedError
 
-    def choose_play(self, view: dict, legal_actions: Sequence[dict]) -> dict:
+    def choose_play(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
         """Pick the card to lay in the play."""
         raise NotImplementedError
 
-    def rng(self, view: dict, what: str) -> random.Random:
+    def rng(self, view: dict, what: str) -> Sfc32:
         """A random source fixed by the seed and this decision's view (no state between calls)."""
         laid = len(view.get("laid") or ())
-        return random.Random(f"{self.name}|{self.seed}|{view.get('commitment')}|"
-                             f"{view.get('hand_number')}|{what}|{sorted(view['hand'])}|{laid}")
+        return keyed_generator(f"{self.name}|{self.seed}|{view.get('commitment')}|"
+                               f"{view.get('hand_number')}|{what}|{sorted(view['hand'])}|{laid}")
 
 
 def get_player(name: str, seed: int | str = 0) -> Player:
@@ -158,7 +153,7 @@ def unseen_cards(view: dict) -> list[int]:
     return [c for c in range(52) if c not in seen]
 
 
-def choose_count(view: dict, legal_actions: Sequence[dict]) -> dict:
+def choose_count(view: dict, legal_actions: "Sequence[dict]") -> dict:
     """Claim the true count of the hand or crib being shown (muggins), from the view's record."""
     counting = view.get("counting")
     if not counting:
@@ -174,7 +169,7 @@ def choose_count(view: dict, legal_actions: Sequence[dict]) -> dict:
 # Points in the play, by rank (suits play no part)
 
 
-def peg_points(ranks: Sequence[int], count: int) -> int:
+def peg_points(ranks: "Sequence[int]", count: int) -> int:
     """Points for the last card of a count, from the ranks laid since the reset and the count.
 
     The same figures as ``scoring.score_play``, without building its items (for search loops).
@@ -238,7 +233,7 @@ def _expected_best(replies: list[tuple[float, int]], unseen: int, held: int, non
     expected = 0.0
     seen = 0
     p_none = 1.0
-    for value, cards in sorted(replies, key=lambda item: -item[0]):
+    for value, cards in sorted(replies, key=lambda item: (-item[0], -item[1])):  # no ties: same order everywhere
         seen += cards
         p_after = comb(unseen - seen, held) / all_hands
         expected += value * (p_none - p_after)
@@ -250,7 +245,7 @@ def _expected_best(replies: list[tuple[float, int]], unseen: int, held: int, non
 # Easy: a beginner
 
 
-def four_card_points(cards: Sequence[int]) -> int:
+def four_card_points(cards: "Sequence[int]") -> int:
     """Points a beginner sees in four cards before the cut: fifteens, pairs, runs, a flush.
 
     >>> from engine.cards import parse_cards
@@ -292,7 +287,7 @@ class EasyPlayer(Player):
 
     name = "easy"
 
-    def choose_discard(self, view: dict, legal_actions: Sequence[dict]) -> dict:
+    def choose_discard(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
         """Half the time any old throw; else keep the four that look best as dealt (ties at random)."""
         rng = self.rng(view, "discard")
         if rng.random() < EASY_CARELESS:
@@ -305,7 +300,7 @@ class EasyPlayer(Player):
         best = max(points for points, _ in scored)
         return rng.choice([a for points, a in scored if points == best])
 
-    def choose_play(self, view: dict, legal_actions: Sequence[dict]) -> dict:
+    def choose_play(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
         """Lay a card that scores at once (fifteen, pair, run, 31) if any; else the first that fits."""
         ranks = [RANK_OF[c] for _, c in view["current"]]
         count = view["count"]
@@ -341,24 +336,24 @@ class HardPlayer(Player):
             value += HOME_WEIGHT * option.chance_at_least(need - PONE_PEG_ALLOWANCE)
         return value
 
-    def choose_discard(self, view: dict, legal_actions: Sequence[dict]) -> dict:
+    def choose_discard(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
         """Throw what the best discard option throws."""
         by_cards = {tuple(a["cards"]): a for a in legal_actions}
         options = discard_options(view["hand"], owns_crib(view))
-        best = max(options, key=lambda o: (round(self.discard_value(view, o), 9), [-c for c in o.keep]))
+        best = max(options, key=lambda o: (round_to(self.discard_value(view, o), 9), [-c for c in o.keep]))
         return by_cards[tuple(sorted(best.throw))]
 
     # -- the play -----------------------------------------------------------------------------
 
-    def choose_play(self, view: dict, legal_actions: Sequence[dict]) -> dict:
+    def choose_play(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
         """Lay the card with the best price (ties: the lower card)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
         prices = self.play_prices(view, [a["card"] for a in legal_actions])
-        best = max(range(len(legal_actions)), key=lambda i: (round(prices[i], 9), -legal_actions[i]["card"]))
+        best = max(range(len(legal_actions)), key=lambda i: (round_to(prices[i], 9), -legal_actions[i]["card"]))
         return legal_actions[best]
 
-    def play_prices(self, view: dict, candidates: Sequence[int]) -> list[float]:
+    def play_prices(self, view: dict, candidates: "Sequence[int]") -> list[float]:
         """Price each card the seat may lay now (higher is better)."""
         seat, n = view["seat"], view["players"]
         hand = list(view["hand"])

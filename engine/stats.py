@@ -37,12 +37,9 @@ In muggins games a hand's points are those the player claimed (the rest go to th
 as the game keeps them.
 """
 
-from __future__ import annotations
-
-import hashlib
 import json
-from typing import Any
 
+from engine.compat import canonical_json, round_to, sha256_hex
 from engine.game import SOURCES, GameState, from_dict, from_json
 
 STATS_VERSION = 1
@@ -157,7 +154,7 @@ def parse_stats(obj: object) -> dict:
 
     >>> parse_stats(new_stats())["games"]
     0
-    >>> parse_stats({**new_stats(), "wins": 1})
+    >>> parse_stats(dict(new_stats(), wins=1))
     Traceback (most recent call last):
     ...
     ValueError: wins (1) and losses (0) do not add up to games (0)
@@ -168,7 +165,7 @@ def parse_stats(obj: object) -> dict:
     if not (_is_int(version) and version == STATS_VERSION):
         raise ValueError(f"unsupported statistics version {_shown(version)} (expected {STATS_VERSION})")
     _exact_keys(obj, _STATS_KEYS, "the statistics")
-    out: dict[str, Any] = {"version": STATS_VERSION}
+    out: "dict[str, Any]" = {"version": STATS_VERSION}
     for key in _COUNT_KEYS:
         out[key] = _count(obj[key], key)
     games, wins, losses = out["games"], out["wins"], out["losses"]
@@ -224,7 +221,7 @@ def parse_stats_text(text: str | None) -> tuple[dict, str | None]:
         return new_stats(), None
     try:
         obj = json.loads(text)
-    except (ValueError, RecursionError):
+    except (ValueError, RuntimeError):  # RuntimeError: nested too deep
         return new_stats(), "the text is not JSON"
     try:
         return parse_stats(obj), None
@@ -249,8 +246,8 @@ def _load_game(game: object) -> GameState:
 
 
 def game_id(state: GameState) -> str:
-    """An id for a game: the first 20 hex digits of sha256 of its saved JSON."""
-    return hashlib.sha256(state.to_json().encode("utf-8")).hexdigest()[:20]
+    """An id for a game: the first 20 hex digits of sha256 of its saved form as canonical JSON."""
+    return sha256_hex(canonical_json(state.to_dict()))[:20]
 
 
 def game_summary(game: object, difficulty: str, seat: int = 0) -> dict:
@@ -416,7 +413,7 @@ def averages(stats: dict) -> dict:
     points = stats["points"]
 
     def ratio(total: int, count: int) -> float | None:
-        return round(total / count, 2) if count else None
+        return round_to(total / count, 2) if count else None
 
     return {"pegging": ratio(points["pegging"], stats["hands"]),
             "hand": ratio(points["hand"], stats["shows"]),

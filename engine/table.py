@@ -22,8 +22,6 @@ away; ``awaiting`` says a count is due. Narration follows how players speak at t
 ['cut', 'deal', 'hand']
 """
 
-from __future__ import annotations
-
 from engine.cards import CARD_NAMES, CARD_PRETTY, CARD_SPOKEN, RANK_OF, RANKS, SUIT_GLYPHS, SUITS, VALUE_OF
 from engine.game import (MAX_SEED_TEXT, PLAYER_COUNTS, SKUNK_LINES, TARGETS, GameState, events_for,
                          from_json, new_game)
@@ -140,7 +138,7 @@ def display_order(card: int) -> tuple[int, int]:
 
 def _add_cards(found: set[int], cards) -> None:
     for c in cards or ():
-        if isinstance(c, int):
+        if type(c) is int:
             found.add(c)
 
 
@@ -560,9 +558,14 @@ def seating_for(request: dict, players: int) -> Seating:
         if len(name) > MAX_NAME:
             raise ValueError(f"A name is at most {MAX_NAME} characters: {name[:MAX_NAME]}\u2026")
         clean.append(name)
-    if clean[0].casefold() == clean[1].casefold():
+    if _ascii_lower(clean[0]) == _ascii_lower(clean[1]):
         raise ValueError("The two players need different names.")
     return Seating(2, clean)
+
+
+def _ascii_lower(text: str) -> str:
+    """Text with A-Z lowered and every other character kept (the same in every interpreter)."""
+    return "".join(chr(ord(ch) + 32) if "A" <= ch <= "Z" else ch for ch in text)
 
 
 def _seat(request: dict, state: GameState, seating: Seating) -> int:
@@ -618,7 +621,9 @@ def act(request: dict) -> dict:
         if state.to_act in seating.humans:
             raise ValueError(f"It is {seating.subject(state.to_act)}'s turn.")
         raise ValueError("It is the computer's turn, not yours.")
-    events = state.apply({**action, "seat": seat})
+    move = dict(action)
+    move["seat"] = seat
+    events = state.apply(move)
     return reply(state, events, seating, seat)
 
 

@@ -923,7 +923,7 @@ def test_fuzzed_saves_fail_cleanly():
         except GameFormatError:
             refused += 1
         else:
-            assert loaded.to_json() == json.dumps(copy, sort_keys=True, separators=(",", ":"))
+            assert json.loads(loaded.to_json()) == copy
     for _ in range(300):
         i = rng.randrange(len(text))
         edited = text[:i] + rng.choice('0123456789"{}[],:ax') + text[i + 1:]

@@ -1,0 +1,307 @@
+"""The standard-library pieces the engine needs that MicroPython lacks, as small tested stand-ins.
+
+The engine runs unchanged in CPython 3.11+ (the build, the tests, the command line) and in
+MicroPython (the browser's worker). Everything either interpreter lacks is here, once:
+
+- ``combinations``, ``combinations_with_replacement``, ``product`` (itertools) and ``comb``
+  (math): CPython's built-ins where they exist, otherwise the pure versions below, which yield
+  the same items in the same order (``tests/unit/test_compat.py`` compares them).
+- ``sha256_hex``: hashlib's ``hexdigest`` (MicroPython's sha256 has only ``digest``).
+- ``canonical_json``: JSON with sorted keys and no spaces, the same text in both interpreters
+  (MicroPython's ``json.dumps`` neither sorts keys nor keeps a dict's insertion order).
+  ``compact_json``: fast JSON without spaces, for replies whose key order does not matter.
+- ``round_to``: rounding to a number of decimals that gives the same float in both
+  (MicroPython's ``round(x, n)`` can differ from CPython's in the last place).
+- ``value_counts`` (in place of ``collections.Counter``) and ``Memo`` (in place of functools'
+  least-recently-used cache).
+
+Two differences no stand-in can hide, which every engine module respects: MicroPython's dicts do
+not keep insertion order (nothing may depend on a dict's order), and its sorts are not stable
+(a sort key must never tie for items whose order matters). ``isinstance(True, int)`` is false
+there, so the engine tests ``type(x) is int``.
+"""
+
+import json
+from binascii import hexlify
+from hashlib import sha256
+
+
+def pure_combinations(pool, k):
+    """Yield every k-item combination of pool as a tuple, in itertools' (lexicographic) order.
+
+    >>> list(pure_combinations("abc", 2))
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    """
+    pool = tuple(pool)
+    n = len(pool)
+    if k < 0 or k > n:
+        return
+    index = list(range(k))
+    yield tuple(pool[i] for i in index)
+    while True:
+        i = k - 1
+        while i >= 0 and index[i] == i + n - k:
+            i -= 1
+        if i < 0:
+            return
+        index[i] += 1
+        for j in range(i + 1, k):
+            index[j] = index[j - 1] + 1
+        yield tuple(pool[i] for i in index)
+
+
+def pure_combinations_with_replacement(pool, k):
+    """Yield every k-item multiset of pool as a sorted tuple, in itertools' order.
+
+    >>> list(pure_combinations_with_replacement("ab", 2))
+    [('a', 'a'), ('a', 'b'), ('b', 'b')]
+    """
+    pool = tuple(pool)
+    n = len(pool)
+    if n == 0 and k:
+        return
+    index = [0] * k
+    yield tuple(pool[i] for i in index)
+    while True:
+        i = k - 1
+        while i >= 0 and index[i] == n - 1:
+            i -= 1
+        if i < 0:
+            return
+        value = index[i] + 1
+        for j in range(i, k):
+            index[j] = value
+        yield tuple(pool[i] for i in index)
+
+
+def pure_product(*pools):
+    """Yield the Cartesian product of the pools as tuples, in itertools' order (last varies fastest).
+
+    >>> list(pure_product("ab", "xy"))
+    [('a', 'x'), ('a', 'y'), ('b', 'x'), ('b', 'y')]
+    """
+    result = [()]
+    for pool in pools:
+        pool = tuple(pool)
+        result = [prefix + (item,) for prefix in result for item in pool]
+    for combo in result:
+        yield combo
+
+
+def pure_comb(n, k):
+    """The number of ways to choose k items from n, without order (0 when k > n).
+
+    >>> pure_comb(52, 4), pure_comb(5, 7)
+    (270725, 0)
+    """
+    if k < 0 or n < 0:
+        raise ValueError("comb() needs whole numbers, 0 or more")
+    if k > n:
+        return 0
+    k = min(k, n - k)
+    result = 1
+    for i in range(1, k + 1):
+        result = result * (n - k + i) // i
+    return result
+
+
+try:
+    from itertools import combinations, combinations_with_replacement, product
+except ImportError:  # MicroPython
+    combinations = pure_combinations
+    combinations_with_replacement = pure_combinations_with_replacement
+    product = pure_product
+
+try:
+    from math import comb
+except ImportError:  # MicroPython
+    comb = pure_comb
+
+
+def sha256_hex(data):
+    """The SHA-256 of bytes (or of text, as UTF-8) as 64 lowercase hex digits.
+
+    >>> sha256_hex("abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hexlify(sha256(data).digest()).decode("ascii")
+
+
+def round_to(value, digits):
+    """value rounded to a number of decimals, the same float in CPython and MicroPython.
+
+    Fixed-point formatting and parsing are correctly rounded in both interpreters, so the text
+    round trip gives one answer (for a float, the same as CPython's ``round(value, digits)``).
+
+    >>> round_to(2.675, 2), round_to(7.95649, 4), round_to(3, 1)
+    (2.67, 7.9565, 3.0)
+    """
+    return float(("%." + str(int(digits)) + "f") % value)
+
+
+def value_counts(values):
+    """(value, how many times it occurs) pairs for an iterable, in ascending order of value.
+
+    >>> value_counts([3, 1, 3, 2, 3])
+    [(1, 1), (2, 1), (3, 3)]
+    """
+    counts = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return sorted(counts.items())
+
+
+class Memo:
+    """A small cache of a function's results by its arguments, dropping the oldest when full.
+
+    >>> square = Memo(lambda x: x * x, size=2)
+    >>> square(3), square(3), len(square.results)
+    (9, 9, 1)
+    """
+
+    def __init__(self, func, size=16):
+        """Cache func's results (the arguments must be hashable), keeping at most size of them."""
+        self.func = func
+        self.size = size
+        self.results = {}
+        self.order = []
+
+    def __call__(self, *args):
+        """func(*args), computed once while it stays among the newest ``size`` results."""
+        try:
+            return self.results[args]
+        except KeyError:
+            pass
+        result = self.func(*args)
+        if len(self.order) >= self.size:
+            del self.results[self.order.pop(0)]
+        self.results[args] = result
+        self.order.append(args)
+        return result
+
+
+# --------------------------------------------------------------------------------------------
+# JSON
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def _string_json(text):
+    """A JSON string, escaped as CPython's json.dumps does by default (non-ASCII as \\uXXXX)."""
+    quick = json.dumps(text)  # the same text in both interpreters when it is ASCII with no escape
+    if "\\" not in quick and len(quick) == len(quick.encode("utf-8")):
+        return quick
+    parts = ['"']
+    for ch in text:
+        if " " <= ch <= "~" and ch != '"' and ch != "\\":
+            parts.append(ch)
+            continue
+        escaped = _ESCAPES.get(ch)
+        if escaped is not None:
+            parts.append(escaped)
+            continue
+        code = ord(ch)
+        if code > 0xFFFF:  # outside the Basic Multilingual Plane: a surrogate pair
+            code -= 0x10000
+            parts.append("\\u%04x\\u%04x" % (0xD800 | (code >> 10), 0xDC00 | (code & 0x3FF)))
+        else:
+            parts.append("\\u%04x" % code)
+    parts.append('"')
+    return "".join(parts)
+
+
+def float_text(value):
+    """A float as the shortest fixed-point text (one decimal at least) that reads back as it.
+
+    Fixed-point formatting is correctly rounded in both interpreters (``repr`` is not always the
+    shortest in MicroPython), so this is one text for one float everywhere. Beyond 20 decimals
+    (tiny magnitudes the engine never writes) it falls back to ``repr``.
+
+    >>> float_text(7.9565), float_text(2.0), float_text(0.1 + 0.2), float_text(1e-7)
+    ('7.9565', '2.0', '0.30000000000000004', '0.0000001')
+    """
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError("JSON has no NaN or infinity")
+    for places in range(1, 21):
+        text = ("%." + str(places) + "f") % value
+        if float(text) == value:
+            return text
+    return repr(value)
+
+
+def _canonical_parts(value, parts):
+    kind = type(value)
+    if kind is int:
+        parts.append(str(value))
+    elif kind is str:
+        parts.append(_string_json(value))
+    elif kind is list or kind is tuple:
+        if not value:
+            parts.append("[]")
+            return
+        for item in value:
+            if type(item) is not int:
+                break
+        else:  # whole numbers only: one join
+            parts.append("[" + ",".join([str(item) for item in value]) + "]")
+            return
+        parts.append("[")
+        for i, item in enumerate(value):
+            if i:
+                parts.append(",")
+            _canonical_parts(item, parts)
+        parts.append("]")
+    elif kind is dict:
+        keys = list(value)
+        for key in keys:
+            if type(key) is not str:
+                raise TypeError("canonical JSON keys are text, not " + type(key).__name__)
+        keys.sort()
+        parts.append("{")
+        first = True
+        for key in keys:
+            if not first:
+                parts.append(",")
+            first = False
+            parts.append(_string_json(key))
+            parts.append(":")
+            _canonical_parts(value[key], parts)
+        parts.append("}")
+    elif value is None:
+        parts.append("null")
+    elif value is True:
+        parts.append("true")
+    elif value is False:
+        parts.append("false")
+    elif kind is float:
+        parts.append(float_text(value))
+    else:
+        raise TypeError("canonical JSON cannot hold a " + type(value).__name__)
+
+
+def canonical_json(value):
+    """JSON text with keys sorted and no spaces: one text for one value in both interpreters.
+
+    The same text as CPython's ``json.dumps`` with sorted keys and the separators "," and ":"
+    for None, bools, ints, text, lists, tuples and dicts with text keys. Floats are written by
+    ``float_text`` (shortest fixed-point), which can differ from CPython's ``repr`` in form.
+
+    >>> canonical_json({"b": [1, None, True], "a": "é"})
+    '{"a":"\\\\u00e9","b":[1,null,true]}'
+    """
+    parts = []
+    _canonical_parts(value, parts)
+    return "".join(parts)
+
+
+def compact_json(value):
+    """JSON text (without spaces in CPython), non-ASCII kept as it is; keys as the dict iterates.
+
+    For replies read back as values (the pages' calls), where key order does not matter.
+    """
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    except TypeError:  # MicroPython: no options (it writes ", " between items, non-ASCII as is)
+        return json.dumps(value)

@@ -1,0 +1,268 @@
+"""The conformance work: the same scripted engine work, run in CPython and in MicroPython.
+
+Every result is printed as one line of canonical JSON (``engine.compat.canonical_json``), so the
+two interpreters' outputs can be compared line by line, exactly. The script uses only what the
+engine uses (it runs in the browser's MicroPython build under node): ``run(part, shard, shards)``
+prints the lines of one part, for every item whose number is ``shard`` modulo ``shards``.
+
+Parts and their sizes (``COUNTS``): full games of computer players (2, 3 and 4 players, muggins on
+and off, easy and hard, 121 and 61: every event, every view a player decided from and the final
+saved game); the show of hands and cribs; discard options of six-card hands, dealer and pone;
+shuffled decks, commitments, cuts and deals; and every endpoint the pages call, on test vectors
+and on whole games played through the endpoints as the game page plays them.
+"""
+
+import json
+
+from engine import api, fairdeal
+from engine.analysis import discard_options
+from engine.cards import parse_cards
+from engine.compat import canonical_json, sha256_hex
+from engine.game import new_game
+from engine.players import get_player
+from engine.scoring import score_show, show_total
+
+COUNTS = {"games": 240, "shows": 12000, "discards": 240, "decks": 320, "endpoints": 1, "page_games": 12}
+SHOW_CHUNK = 200  # hands per printed line of the show part
+
+
+def emit(part, index, value):
+    """Print one result line: the part, the item number and the value, as canonical JSON."""
+    print(canonical_json([part, index, value]))
+
+
+def digest(value):
+    """A short fingerprint of a value's canonical JSON (long results are compared by it)."""
+    return sha256_hex(canonical_json(value))[:24]
+
+
+class Draws:
+    """Numbers for the work, from the engine's own generator (the same in every interpreter)."""
+
+    def __init__(self, key):
+        self.rng = fairdeal.keyed_generator("conformance|" + key)
+
+    def below(self, n):
+        return self.rng.below(n)
+
+    def cards(self, n):
+        deck = list(range(52))
+        for i in range(n):
+            j = i + self.rng.below(52 - i)
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck[:n]
+
+
+def fake_seed_source(key):
+    """A predictable stand-in for the browser's crypto, so games without a seed repeat exactly."""
+    counter = [0]
+
+    def random_bytes(n):
+        counter[0] += 1
+        return bytes(int(sha256_hex(key + ":" + str(counter[0]))[2 * i:2 * i + 2], 16) for i in range(n))
+
+    return random_bytes
+
+
+GAME_SHAPES = [(players, muggins, target) for players in (2, 3, 4) for muggins in (False, True)
+               for target in (121, 61)]
+LEVELS = ("easy", "hard")
+
+
+def game_plan(index):
+    """Players, muggins, target and the level of each seat for game number index."""
+    players, muggins, target = GAME_SHAPES[index % len(GAME_SHAPES)]
+    draws = Draws("game-levels|" + str(index))
+    return players, muggins, target, [LEVELS[draws.below(2)] for _ in range(players)]
+
+
+def play_game(index):
+    """One whole game of computers, each deciding from its own view; muggins claims vary."""
+    players, muggins, target, levels = game_plan(index)
+    seed = None if index % 5 == 4 else "conformance-game-" + str(index)
+    if seed is None:
+        fairdeal.use_seed_source(fake_seed_source("game" + str(index)))
+    state = new_game(seed=seed, target=target, muggins=muggins, players=players)
+    computers = [get_player(levels[s], seed="seat" + str(s) + ":" + str(index)) for s in range(players)]
+    misclaims = Draws("claims|" + str(index))
+    trail = [state.start_events]
+    views = []
+    decisions = 0
+    while not state.is_over:
+        seat = state.to_act
+        view = state.view(seat)
+        views.append(digest(view))
+        legal = view["legal_actions"]
+        action = computers[seat].choose(view, legal)
+        if action["type"] == "count" and misclaims.below(4) == 0:
+            action = legal[misclaims.below(len(legal))]  # an undercount (or the true count)
+        trail.append(state.apply(action))
+        decisions += 1
+    fairdeal.use_seed_source(None)
+    return {"players": players, "muggins": muggins, "target": target, "levels": levels,
+            "decisions": decisions, "scores": state.scores, "winner": state.winner, "skunk": state.skunk,
+            "events": digest(trail), "views": digest(views), "saved": digest(state.to_dict()),
+            "final_view": digest([state.view(s) for s in range(players)])}
+
+
+def show_chunk(index):
+    """Itemised and fast counts of SHOW_CHUNK random hands, as hands and as cribs."""
+    draws = Draws("shows|" + str(index))
+    lines = []
+    for _ in range(SHOW_CHUNK):
+        five = draws.cards(5)
+        hand, starter = five[:4], five[4]
+        for crib in (False, True):
+            result = score_show(hand, starter, crib=crib)
+            assert show_total(hand, starter, crib) == result.total
+            lines.append(result.to_dict())
+    return {"hands": SHOW_CHUNK, "totals": [r["total"] for r in lines], "items": digest(lines)}
+
+
+def discard_item(index):
+    """Every discard option of a random six-card hand, for the dealer and for the pone."""
+    dealt = Draws("discards|" + str(index)).cards(6)
+    return {"cards": dealt, "options": [[o.to_dict() for o in discard_options(dealt, is_dealer)]
+                                        for is_dealer in (True, False)]}
+
+
+def deck_item(index):
+    """A seed's commitment, deck, cut for deal and its deals for two, three and four players."""
+    seed = sha256_hex("deck|" + str(index))[:32]
+    deals = [fairdeal.deal(seed, players, index % players).to_dict() for players in (2, 3, 4)]
+    return {"seed": seed, "commitment": fairdeal.commitment(seed), "deck": fairdeal.shuffled_deck(seed),
+            "cuts": [fairdeal.cut_for_deal(seed, players).to_dict() for players in (2, 3, 4)],
+            "deals": digest(deals), "owners": fairdeal.deal_owners(3, index % 3)}
+
+
+def endpoint_reply(name, request):
+    """An endpoint's reply as a value: a saved game in it as the game's value (its text's key
+    order is the interpreter's own), and the interpreter's name left out of ping's."""
+    text = request if isinstance(request, str) else json.dumps(request)
+    answer = json.loads(api.call(name, text))
+    if name == "ping" and answer.get("ok"):
+        for key in ("python", "interpreter", "platform"):
+            answer["result"].pop(key, None)
+    return answer
+
+
+def comparable(answer):
+    """A reply with its saved game (if any) as a value rather than text."""
+    result = answer.get("result")
+    if isinstance(result, dict) and isinstance(result.get("game"), str):
+        result = dict(result)
+        result["game"] = json.loads(result["game"])
+        answer = dict(answer)
+        answer["result"] = result
+    return answer
+
+
+def endpoint_vectors():
+    """(endpoint, request) pairs: good and bad input for every endpoint the pages call."""
+    hand = "5H 5S 5D JC"
+    game = json.loads(api.call("new_game", json.dumps({"difficulty": "hard", "seed": "vectors"})))
+    saved = game["result"]["game"]
+    return [
+        ("ping", {}), ("ping", {"echo": {"a": [1, 2.5, None, "é"]}}), ("ping", "not json"), ("ping", "[1]"),
+        ("no_such_endpoint", {}),
+        ("warm_up", {}),
+        ("score_hand", {"hand": hand, "starter": "5C"}),
+        ("score_hand", {"hand": "4H 5H 6H 7H", "starter": "8H", "crib": True}),
+        ("score_hand", {"cards": "7C 8D 8S 9H KC"}), ("score_hand", {"cards": ["AC", "2C", "3C", "4C", "5D"]}),
+        ("score_hand", {"hand": "5H 5H 5D JC", "starter": "5C"}), ("score_hand", {"hand": "5X 5S 5D JC", "starter": "5C"}),
+        ("score_hand", {"hand": hand}), ("score_hand", {"hand": hand, "starter": "5C 6C"}),
+        ("score_hand", {"hand": 7, "starter": "5C"}), ("score_hand", {"cards": "7C 8D"}),
+        ("score_hand", {"hand": hand, "starter": "5C", "crib": "maybe"}),
+        ("discard_options", {"cards": "5H 5S JD QC 2C 9S", "dealer": True}),
+        ("discard_options", {"cards": "AC 2D 3H 4S 10C KD", "dealer": "0"}),
+        ("discard_options", {"cards": "5H 5S JD QC 2C"}), ("discard_options", {"cards": "5H 5S JD QC 2C 2C"}),
+        ("discard_options", {}),
+        ("verify_deal", {"seed": "000102030405060708090a0b0c0d0e0f"}),
+        ("verify_deal", {"seed": " 000102030405060708090A0B0C0D0E0F ",
+                         "commitment": fairdeal.commitment("000102030405060708090a0b0c0d0e0f")}),
+        ("verify_deal", {"seed": "000102030405060708090a0b0c0d0e0f", "commitment": "ab" * 32}),
+        ("verify_deal", {"seed": "000102030405060708090a0b0c0d0e0f", "players": 3, "dealer": 2}),
+        ("verify_deal", {"seed": "xyz"}), ("verify_deal", {"seed": "00"}), ("verify_deal", {"seed": 5}),
+        ("verify_deal", {"seed": "000102030405060708090a0b0c0d0e0f", "commitment": "zz"}),
+        ("verify_deal", {"seed": "000102030405060708090a0b0c0d0e0f", "players": 5}),
+        ("new_game", {"difficulty": "easy", "target": 61, "muggins": True, "seed": "v1"}),
+        ("new_game", {"difficulty": "hard", "players": 3, "seed": "v2"}),
+        ("new_game", {"difficulty": "hard", "players": 4, "seed": "v3"}),
+        ("new_game", {"pass_and_play": True, "names": ["Ann", "Bob"], "seed": "v4"}),
+        ("new_game", {"pass_and_play": True, "names": ["Ann", "ANN"], "seed": "v4"}),
+        ("new_game", {"pass_and_play": True, "names": ["Ann"], "seed": "v4"}),
+        ("new_game", {"difficulty": "wizard"}), ("new_game", {"target": 100}), ("new_game", {"players": 5}),
+        ("new_game", {"seed": ""}), ("new_game", {"muggins": "yes"}),
+        ("resume_game", {"game": saved}), ("resume_game", {"game": json.dumps(dict(json.loads(saved), target=61))}),
+        ("resume_game", {"game": json.dumps(dict(json.loads(saved), scores=[5, 0]))}),
+        ("resume_game", {"game": "{}"}), ("resume_game", {"game": "[" * 5000}), ("resume_game", {}),
+        ("act", {"game": saved, "action": game["result"]["view"]["legal_actions"][3]}),
+        ("act", {"game": saved, "action": {"type": "play", "card": 4}}),
+        ("act", {"game": saved, "action": {"type": "discard", "cards": [60, 61]}}),
+        ("act", {"game": saved, "action": "discard"}), ("act", {"game": saved}),
+        ("computer_move", {"game": saved, "difficulty": "hard"}),
+        ("stats_check", {"stats_text": None}), ("stats_check", {"stats_text": "{not json"}),
+        ("stats_check", {"stats_text": json.dumps({"games": 1})}), ("stats_check", {"stats_text": 5}),
+        ("stats_record", {"game": saved, "difficulty": "hard", "stats": None}),
+    ]
+
+
+def endpoint_items():
+    """The replies of every test vector, in order."""
+    fairdeal.use_seed_source(fake_seed_source("vectors"))
+    replies = [[name, comparable(endpoint_reply(name, request))] for name, request in endpoint_vectors()]
+    fairdeal.use_seed_source(None)
+    return replies
+
+
+def page_game(index):
+    """A whole game through the endpoints, as the game page plays it: the person takes the first
+    legal action (claims the count in muggins), the computer answers; every reply is kept."""
+    players = (2, 3, 4)[index % 3]
+    level = LEVELS[index % 2]
+    request = {"difficulty": level, "target": (121, 61)[index // 6 % 2], "muggins": index % 4 == 1,
+               "players": players}
+    if index % 3 == 2:
+        fairdeal.use_seed_source(fake_seed_source("page" + str(index)))
+    else:
+        request["seed"] = "page-game-" + str(index)
+    reply = endpoint_reply("new_game", request)
+    replies = [comparable(reply)]
+    steps = 0
+    while reply["ok"] and reply["result"]["awaiting"] != "over" and steps < 400:
+        result = reply["result"]
+        ask = {"game": result["game"], "difficulty": level}
+        if result["awaiting"] == "computer":
+            reply = endpoint_reply("computer_move", ask)
+        else:
+            view = result["view"]
+            if result["awaiting"] == "count":
+                counting = view["counting"]
+                points = score_show(counting["cards"], counting["starter"], counting["show"] == "crib").total
+                ask["action"] = {"type": "count", "points": max(0, points - index % 3)}
+            else:
+                ask["action"] = view["legal_actions"][steps % len(view["legal_actions"])]
+            reply = endpoint_reply("act", ask)
+        replies.append(comparable(reply))
+        steps += 1
+    fairdeal.use_seed_source(None)
+    last = reply["result"] if reply["ok"] else reply
+    stats = endpoint_reply("stats_record", {"game": last.get("game"), "difficulty": level, "stats": None})
+    return {"steps": steps, "outcome": last.get("outcome"), "replies": digest(replies), "stats": stats}
+
+
+PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "decks": deck_item,
+         "page_games": page_game}
+
+
+def run(part, shard=0, shards=1):
+    """Print the lines of one part (see COUNTS), for the items of this shard."""
+    if part == "endpoints":
+        if shard == 0:
+            for i, item in enumerate(endpoint_items()):
+                emit(part, i, item)
+        return
+    work = PARTS[part]
+    count = COUNTS[part] // SHOW_CHUNK if part == "shows" else COUNTS[part]
+    for index in range(shard, count, shards):
+        emit(part, index, work(index))

@@ -1,0 +1,114 @@
+"""engine.compat: the stand-ins MicroPython runs give what CPython's own pieces give."""
+
+import doctest
+import itertools
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import compat, fairdeal
+
+POOLS = [(), (1,), (1, 2, 3), tuple("abcde"), tuple(range(7))]
+
+
+@pytest.mark.parametrize("pool", POOLS)
+@pytest.mark.parametrize("k", range(0, 8))
+def test_combinations_match_itertools(pool, k):
+    assert list(compat.pure_combinations(pool, k)) == list(itertools.combinations(pool, k))
+    assert (list(compat.pure_combinations_with_replacement(pool, k))
+            == list(itertools.combinations_with_replacement(pool, k)))
+
+
+def test_product_matches_itertools():
+    for pools in [(), ((1, 2),), ((1, 2), "ab", (3,)), ((1, 2), ())]:
+        assert list(compat.pure_product(*pools)) == list(itertools.product(*pools))
+
+
+def test_comb_matches_math():
+    for n in range(0, 60):
+        for k in range(0, 62):
+            assert compat.pure_comb(n, k) == math.comb(n, k)
+    with pytest.raises(ValueError):
+        compat.pure_comb(-1, 2)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner, max_size=5),
+    max_leaves=25)
+
+
+@settings(max_examples=400, deadline=None)
+@given(json_values)
+def test_canonical_json_is_json_dumps_with_sorted_keys(value):
+    assert compat.canonical_json(value) == json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def test_canonical_json_escapes_like_json_dumps():
+    text = "".join(chr(i) for i in range(0, 0x100)) + "\u2028\U0001F600é\"\\"
+    value = {text: [text, {"b": 1, "a": 2}]}
+    assert compat.canonical_json(value) == json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def test_canonical_json_refuses_what_json_cannot_hold():
+    for bad in ({1: 2}, {"a": {3}}, [float("nan")], object()):
+        with pytest.raises((TypeError, ValueError)):
+            compat.canonical_json(bad)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e9, max_value=1e9))
+def test_float_text_reads_back_as_the_same_float(value):
+    text = compat.float_text(value)
+    assert float(text) == value
+    if value == 0 or abs(value) >= 1e-4:  # tinier magnitudes may fall back to repr
+        assert "." in text and "e" not in text
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6), st.integers(0, 9))
+def test_round_to_is_cpythons_round(value, digits):
+    assert compat.round_to(value, digits) == round(value, digits)
+
+
+def test_value_counts_and_memo():
+    assert compat.value_counts("abca") == [("a", 2), ("b", 1), ("c", 1)]
+    calls = []
+    memo = compat.Memo(lambda x: calls.append(x) or x * 2, size=2)
+    assert [memo(1), memo(1), memo(2), memo(3), memo(1)] == [2, 2, 4, 6, 2]
+    assert calls == [1, 2, 3, 1] and len(memo.results) == 2
+
+
+def test_sha256_hex():
+    assert compat.sha256_hex(b"") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    assert compat.sha256_hex("é") == compat.sha256_hex("é".encode("utf-8"))
+
+
+def test_seed_source_is_used_and_checked():
+    try:
+        fairdeal.use_seed_source(lambda n: bytes(range(n)))
+        assert fairdeal.new_seed() == "000102030405060708090a0b0c0d0e0f"
+        fairdeal.use_seed_source(lambda n: b"\x01")
+        with pytest.raises(RuntimeError, match="1 bytes"):
+            fairdeal.new_seed()
+    finally:
+        fairdeal.use_seed_source(None)
+    assert fairdeal.new_seed() != fairdeal.new_seed()
+
+
+def test_keyed_generator_draws():
+    rng = fairdeal.keyed_generator("key")
+    draws = [rng.random() for _ in range(1000)]
+    assert all(0.0 <= x < 1.0 for x in draws) and 0.4 < sum(draws) / 1000 < 0.6
+    again = fairdeal.keyed_generator("key")
+    assert [again.random() for _ in range(1000)] == draws
+    assert fairdeal.keyed_generator("k").choice("abc") in "abc"
+    with pytest.raises(ValueError):
+        fairdeal.keyed_generator("k").choice([])
+
+
+def test_doctests():
+    assert doctest.testmod(compat).failed == 0
