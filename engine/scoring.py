@@ -307,16 +307,57 @@ def _rank_points(ranks: "Sequence[int]") -> int:
     return points
 
 
+SHOW_TABLE_PATH = __file__.replace("\\", "/").rsplit("/", 1)[0] + "/data/show_table.bin"
+SHOW_TABLE_MAGIC = b"cribbage-show-table 1\n"
+"""The shipped rank-multiset table: this line, the number of entries n (4 bytes, big-endian),
+n keys (4 bytes each, big-endian, ascending) and n points (a byte each). ``python -m engine
+table`` writes it; loading it is far quicker than counting it afresh, which matters in the
+browser's interpreter."""
+
+
+def compute_show_table() -> dict[int, int]:
+    """Count fifteens, pairs and runs of every five-card rank multiset afresh (6,175 of them)."""
+    weight = _RANK_WEIGHT
+    table = {}
+    for ranks in combinations_with_replacement(range(13), 5):
+        if ranks[0] == ranks[4]:
+            continue  # five of one rank cannot happen
+        table[weight[ranks[0]] + weight[ranks[1]] + weight[ranks[2]] + weight[ranks[3]]
+              + weight[ranks[4]]] = _rank_points(ranks)
+    return table
+
+
+def show_table_bytes(table: dict[int, int]) -> bytes:
+    """The table in the shipped binary form (see SHOW_TABLE_MAGIC)."""
+    keys = sorted(table)
+    return (SHOW_TABLE_MAGIC + len(keys).to_bytes(4, "big")
+            + b"".join(k.to_bytes(4, "big") for k in keys) + bytes([table[k] for k in keys]))
+
+
+def parse_show_table(data: bytes) -> dict[int, int]:
+    """The table from its shipped binary form; ValueError if the data is not such a table."""
+    import struct
+
+    head = len(SHOW_TABLE_MAGIC)
+    if data[:head] != SHOW_TABLE_MAGIC or len(data) < head + 4:
+        raise ValueError("not a show table")
+    n = int.from_bytes(data[head:head + 4], "big")
+    keys_at, points_at = head + 4, head + 4 + 4 * n
+    if len(data) != points_at + n:
+        raise ValueError("a show table of the wrong length")
+    keys = struct.unpack(">%dI" % n, data[keys_at:points_at])
+    return dict(zip(keys, data[points_at:]))
+
+
 def build_tables() -> dict[int, int]:
-    """Build the rank-multiset table behind show_total (done once, on first use) and return it."""
+    """The rank-multiset table behind show_total: loaded once from the shipped file (counted
+    afresh if the file is missing or damaged), and returned."""
     if not _RANK_TABLE:
-        weight = _RANK_WEIGHT
-        table = {}
-        for ranks in combinations_with_replacement(range(13), 5):
-            if ranks[0] == ranks[4]:
-                continue  # five of one rank cannot happen
-            table[weight[ranks[0]] + weight[ranks[1]] + weight[ranks[2]] + weight[ranks[3]]
-                  + weight[ranks[4]]] = _rank_points(ranks)
+        try:
+            with open(SHOW_TABLE_PATH, "rb") as stream:
+                table = parse_show_table(stream.read())
+        except (OSError, ValueError):
+            table = compute_show_table()
         _RANK_TABLE.update(table)
     return _RANK_TABLE
 

@@ -1,4 +1,4 @@
-"""Main-thread plumbing for interactive pages: the engine worker, the status line, errors.
+"""Main-thread plumbing for interactive pages: the engine's worker, the status line, errors.
 
 Runs in MicroPython (keep to the subset: no dataclasses, typing or itertools). A page module
 (site_src/app/<page>.py) does:
@@ -14,9 +14,11 @@ Runs in MicroPython (keep to the subset: no dataclasses, typing or itertools). A
         ...                                               # reply is a dict
 
     setup()
-    bridge.start()          # boot the engine in the background; the status line shows progress
+    bridge.start()          # wait for the engine in the background; the status line shows progress
 
-``call`` sends and receives JSON text; a failed call raises EngineError, whose ``message`` is
+The engine runs in a PyScript MicroPython worker named "engine" (site_src/app/worker.py), which
+the page declares next to its own script (base.html); ``call`` sends JSON text to its ``call``
+export and reads JSON text back. A failed call raises EngineError, whose ``message`` is
 written for the player. Handlers bound with ``on`` show such messages in the page's #app-error
 element instead of raising. Markers for tests and styles: html[data-ui] is "loading" until
 ``ui_ready()``; html[data-engine] is idle, loading, ready or error.
@@ -26,16 +28,17 @@ import asyncio
 import json
 
 import js
-from pyscript import document, window
+from pyscript import document, window, workers
 from pyscript.ffi import create_proxy
 
-SLOW_AFTER_MS = 20000
+SLOW_AFTER_MS = 8000
+WORKER_NAME = "engine"
 
 STATUS_ID = "engine-status"
 STATUS_TEXT_ID = "engine-status-text"
 ERROR_ID = "app-error"
 
-LOADING_TEXT = "Loading the card engine (Python in your browser; the first visit takes a few seconds)…"
+LOADING_TEXT = "Loading the card engine (Python in your browser)…"
 SLOW_TEXT = "Still loading the card engine. A slow connection can take a while the first time…"
 BOOT_FAILED = "The card engine could not start. Reloading the page usually fixes this."
 CALL_FAILED = "Something went wrong while the engine was working. Please try again."
@@ -51,7 +54,7 @@ class EngineError(Exception):
         self.kind = kind
 
 
-_state = {"info": None, "spawned": False, "error": None}
+_state = {"info": None, "waiting": False, "error": None, "worker": None, "warm": False}
 _proxies = []  # keeps event-handler proxies alive for the page's lifetime
 
 
@@ -113,19 +116,11 @@ def _log(*parts):
     js.console.error(*[str(part) for part in parts])
 
 
-def _engine():
-    """The page's link to the engine worker (window.cribbageEngine, from static/engine.js)."""
-    engine = window.cribbageEngine
-    if engine is None or not hasattr(engine, "call"):
-        raise EngineError(BOOT_FAILED, "boot")
-    return engine
-
-
-def _spawn():
-    """Start the worker once (static/engine.js may have started it with the page already)."""
-    if _state["spawned"]:
+def _watch():
+    """Show the loading state once, and a kinder line if the engine is slow to come."""
+    if _state["waiting"]:
         return
-    _state["spawned"] = True
+    _state["waiting"] = True
     set_state("loading", LOADING_TEXT)
 
     def slow(*args):
@@ -138,14 +133,15 @@ def _spawn():
 
 
 async def _boot():
-    """Start the worker if needed, wait for it and ping it; returns the ping reply."""
+    """Wait for the engine's worker and ping it; returns the ping reply."""
     if _state["info"] is not None:
         return _state["info"]
     if _state["error"] is not None:
         raise _state["error"]
-    _spawn()
+    _watch()
     try:
-        await _engine().start()
+        if _state["worker"] is None:
+            _state["worker"] = await workers[WORKER_NAME]
         info = await _request("ping", {})
     except EngineError as error:
         _fail(error)
@@ -156,7 +152,7 @@ async def _boot():
         raise _state["error"]
     if _state["info"] is None:
         _state["info"] = info
-        set_state("ready", "Engine ready: Python " + str(info.get("python")) + " running in your browser.")
+        set_state("ready", "Engine ready: " + str(info.get("interpreter")) + " running in your browser.")
     return _state["info"]
 
 
@@ -169,7 +165,7 @@ def _fail(error):
 async def _request(name, payload):
     """One call to the worker: JSON text out, JSON text back, errors as EngineError."""
     try:
-        text = await _engine().call(name, json.dumps(payload))
+        text = await _state["worker"].call(name, json.dumps(payload))
     except EngineError:
         raise
     except Exception as error:  # the worker could not carry the call (it failed or stopped)
@@ -192,14 +188,22 @@ async def ready():
 
 
 def start():
-    """Boot the engine in the background (the status line shows progress); returns at once."""
+    """Wait for the engine in the background (the status line shows progress); returns at once."""
     launch(_boot(), quiet=True)
 
 
 async def call(name, payload=None):
-    """Call engine function ``name`` with a dict; returns the reply dict or raises EngineError."""
+    """Call engine function ``name`` with a dict; returns the reply dict or raises EngineError.
+
+    After the page's first call the engine warms up in the background (its modules and tables),
+    so the calls that follow, the computer's first move among them, answer at once.
+    """
     await _boot()
-    return await _request(name, payload or {})
+    reply = await _request(name, payload or {})
+    if not _state["warm"]:
+        _state["warm"] = True
+        launch(_request("warm_up", {}), quiet=True)
+    return reply
 
 
 def launch(coroutine, quiet=False):

@@ -68,6 +68,7 @@ S = {
     "me": HUMAN,         # the person whose cards the table shows (pass and play: either seat)
     "hidden": False,     # pass and play: both hands hidden until the next person taps
     "placed": False,     # the last save holds the table's position (events still to show, a stop)
+    "opening_cut": None,  # the cut for first deal, shown beside the first hand until a discard
 }
 
 
@@ -452,8 +453,9 @@ def render_middle(model):
     q("count").textContent = str(model["count"])
     laid = q("laid")
     laid.replaceChildren()
-    if phase == "cut" and model["cut"] is not None:
-        cuts = model["cut"]["cuts"][-S["players"]:]
+    cut = model["cut"] if phase == "cut" else (S["opening_cut"] if phase == "discard" else None)
+    if cut is not None:
+        cuts = cut["cuts"][-S["players"]:]
         for seat, card in cuts:
             item = make("li", "laid-item cut-item")
             item.append(card_face(card))
@@ -842,23 +844,22 @@ async def show_event(event):
     """Put one event on the table; returns "go" or "next" when the person must click to go on."""
     model = S["model"]
     kind = event["type"]
-    wait = 0
+    wait = 0  # beats: the computer's speed paces its moves, never the person's own cards
     stop = None
     moved = False
     follow = False
     if kind == "cut":
         model["cut"] = event
-        wait = 2.5
+        S["opening_cut"] = event  # shown beside the first hand, which is playable at once
     elif kind == "deal":
         start_hand(model, event)
-        wait = 0.3
     elif kind == "hand":
         model["hand"] = list(event["cards"])
         model["left"] = [len(event["cards"])] * len(model["left"])
         model["cut"] = None
-        wait = 0.3
     elif kind == "discard":
         model["cut"] = None
+        S["opening_cut"] = None
         seat = event["seat"]
         model["left"][seat] = max(0, model["left"][seat] - event["count"])
         if seat == S["me"] and seat in humans():
@@ -1441,6 +1442,7 @@ def on_speed(event):
 def reset_table(target):
     """Clear the table, the log and the board for a new game."""
     S["queue"] = []
+    S["opening_cut"] = None
     S["selected"] = []
     S["thrown"] = []
     S["steps"] = {}

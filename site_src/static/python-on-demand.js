@@ -7,7 +7,8 @@
    the address carries one of the listed query parameters, otherwise on the first focus or press
    inside the element. Starting sets the markers bridge.py keeps up to date (html[data-app],
    [data-ui], [data-engine]), shows the element's [data-python-hidden] parts (the engine status)
-   and adds the page module and PyScript, just as base.html does for the interactive pages. */
+   and adds the engine's worker, the page module and PyScript, just as base.html does for the
+   interactive pages. */
 (function () {
   "use strict";
   var box = document.querySelector("[data-python-app]");
@@ -28,6 +29,13 @@
     html.setAttribute("data-ui", "loading");
     html.setAttribute("data-engine", "idle");
     box.querySelectorAll("[data-python-hidden]").forEach(function (part) { part.hidden = false; });
+    var worker = document.createElement("script");  // the engine's worker, as base.html declares it
+    worker.type = "mpy";
+    worker.setAttribute("worker", "");
+    worker.setAttribute("name", "engine");
+    worker.setAttribute("src", root + "app/worker.py");
+    worker.setAttribute("config", root + "app/engine.toml");
+    document.head.appendChild(worker);
     var page = document.createElement("script");
     page.type = "mpy";
     page.textContent = "import asyncio\nawait asyncio.sleep(0)\nimport " + app + "\n";

@@ -1,4 +1,4 @@
-"""The load budget of the build: a trimmed standard library, no unused runtime, br and gzip twins."""
+"""The load budget of the build: MicroPython only, the engine as bytecode, no unused runtime, br and gzip twins."""
 
 from __future__ import annotations
 
@@ -10,57 +10,34 @@ import json
 import re
 import threading
 import tomllib
-import zipfile
 from http.server import ThreadingHTTPServer
 
 import pytest
 
 import build
 
-STDLIB_MAX_BYTES = 850_000  # the full python_stdlib.zip is 2.55 MB
+def test_no_pyodide_by_default(built_site):
+    """The pages run MicroPython only: no Pyodide file is built or named by any page or config."""
+    assert not (built_site / "runtime" / "pyodide").exists()
+    for path in list(built_site.rglob("*.html")) + list((built_site / "app").glob("*.toml")):
+        assert "pyodide" not in path.read_text(encoding="utf-8").lower(), path
 
 
-def test_stdlib_is_trimmed_but_holds_what_the_engine_imports(built_site):
-    path = built_site / "runtime" / "pyodide" / "python_stdlib.zip"
-    assert path.stat().st_size < STDLIB_MAX_BYTES, path.stat().st_size
-    with zipfile.ZipFile(path) as zipped:
-        names = set(zipped.namelist())
-        assert zipped.testzip() is None
-    for module in ("json/__init__.py", "hashlib.py", "secrets.py", "random.py", "collections/__init__.py",
-                   "functools.py", "typing.py", "pathlib/__init__.py", "asyncio/__init__.py",
-                   "importlib/__init__.py", "_pyodide/__init__.py", "pyodide/__init__.py", "encodings/utf_8.py"):
-        assert module in names, module
-    for unused in ("email/", "unittest/", "xml/", "tkinter/", "pydoc.py", "doctest.py", "multiprocessing/",
-                   "importlib/metadata/", "encodings/cp1252.py"):
-        assert unused not in names, unused
-    engine_imports = set()
-    for source in (built_site / "engine").rglob("*.py"):
-        if source.name != build.ENGINE_CLI:
-            engine_imports |= build.imported_modules(source.read_text(encoding="utf-8"))
-    full = set(zipfile.ZipFile(build.NODE_MODULES / "pyodide" / "python_stdlib.zip").namelist())
-    for module in sorted(engine_imports):
-        top = module.split(".")[0]
-        if top in ("engine", *build.STDLIB_NOT_IN_BROWSER) or not build.stdlib_entry_names(top, full):
-            continue  # the engine itself, the command line's, or built into the interpreter
-        assert build.stdlib_entry_names(top, names), f"the engine imports {module}, missing from the zip"
-
-
-def test_a_new_engine_import_brings_its_module_along(tmp_path):
-    """The keep list follows the engine: importing e.g. fractions adds it and what it imports."""
-    engine = tmp_path / "engine"
-    engine.mkdir()
-    (engine / "extra.py").write_text("def f():\n    from fractions import Fraction\n    return Fraction(1, 3)\n")
-    with zipfile.ZipFile(build.NODE_MODULES / "pyodide" / "python_stdlib.zip") as full:
-        names = set(full.namelist())
-        keep = build.stdlib_keep(names, lambda n: full.read(n).decode(), engine_dir=engine)
-    assert {"fractions.py", "decimal.py", "numbers.py"} <= keep
-    assert "email/__init__.py" not in keep
-
-
-def test_package_lock_lists_nothing(built_site):
-    lock = json.loads((built_site / "runtime" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
-    original = json.loads((build.NODE_MODULES / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
-    assert lock == {"info": original["info"], "packages": {}}
+def test_engine_ships_as_bytecode_with_its_worker_config(built_site):
+    engine = built_site / "engine"
+    modules = sorted(p.name for p in engine.glob("*.mpy"))
+    sources = sorted(p.stem + ".mpy" for p in (build.ENGINE_DIR).glob("*.py")
+                     if p.name not in build.ENGINE_BROWSER_SKIP)
+    assert modules == sources and not list(engine.glob("*.py"))
+    for path in engine.glob("*.mpy"):
+        assert path.read_bytes()[:1] == b"M", path  # MicroPython bytecode
+    config = tomllib.loads((built_site / "app" / "engine.toml").read_text(encoding="utf-8"))
+    assert config["interpreter"].endswith("micropython/micropython.mjs") and config["sync_main_only"] is True
+    listed = {target.removeprefix("./") for target in config["files"].values()}
+    assert listed == {f"engine/{m}" for m in modules} | {"engine/data/crib_table.json", "engine/data/show_table.bin"}
+    for source in config["files"]:
+        assert (built_site / "app" / source).resolve().is_file(), source
+    assert (built_site / "app" / "worker.py").read_text() == (build.APP_DIR / "worker.py").read_text()
 
 
 def test_no_unused_pyscript_chunks_and_no_page_needs_them(built_site):
@@ -94,14 +71,14 @@ def test_text_and_wasm_files_have_compressed_twins(built_site, suffix):
         if twin.exists():
             assert DECOMPRESS[suffix](twin.read_bytes()) == path.read_bytes(), twin
             checked += 1
-    wasm = built_site / "runtime" / "pyodide" / f"pyodide.asm.wasm{suffix}"
-    assert wasm.is_file() and wasm.stat().st_size < 0.45 * (built_site / "runtime/pyodide/pyodide.asm.wasm").stat().st_size
+    wasm = built_site / "runtime" / "micropython" / f"micropython.wasm{suffix}"
+    assert wasm.is_file() and wasm.stat().st_size < 0.45 * (built_site / "runtime/micropython/micropython.wasm").stat().st_size
     assert (built_site / f"index.html{suffix}").is_file() or not (built_site / "index.html").is_file()
     assert checked > 20
 
 
 def test_brotli_twins_are_smaller_than_gzip_ones(built_site):
-    wasm = built_site / "runtime" / "pyodide" / "pyodide.asm.wasm"
+    wasm = built_site / "runtime" / "micropython" / "micropython.wasm"
     br, gz = (wasm.with_name(wasm.name + s).stat().st_size for s in (".br", ".gz"))
     assert br < 0.9 * gz
 
@@ -137,7 +114,7 @@ def fetch(port: int, path: str, headers: dict) -> tuple[int, dict, bytes]:
     return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
 
 
-@pytest.mark.parametrize("path, source", [("/runtime/pyodide/pyodide.asm.wasm", "runtime/pyodide/pyodide.asm.wasm"),
+@pytest.mark.parametrize("path, source", [("/runtime/micropython/micropython.wasm", "runtime/micropython/micropython.wasm"),
                                           ("/rules/", "rules/index.html"), ("/app/ui.toml", "app/ui.toml")])
 def test_server_sends_the_twin_the_client_takes(built_site, server, path, source):
     if not (built_site / source).is_file():

@@ -100,40 +100,22 @@ def test_pyscript_configs_and_their_files_resolve(built_site, scanned):
         assert not config.get("packages"), f"{name}: packages would be fetched from elsewhere"
 
 
-def test_engine_file_list_names_every_engine_module(built_site):
+def test_engine_config_names_every_engine_module(built_site):
     """New engine modules reach the browser's worker without editing any list."""
-    listing = json.loads((built_site / "app" / "engine-files.json").read_text(encoding="utf-8"))
-    assert re.fullmatch(r"[0-9a-f]{20}", listing["version"])
-    listed = listing["files"]
+    config = tomllib.loads((built_site / "app" / "engine.toml").read_text(encoding="utf-8"))
+    listed = set(config["files"].values())
     for module in sorted((ROOT / "engine").glob("*.py")):
-        assert f"engine/{module.name}" in listed, f"engine/{module.name} is not shipped to the worker"
-    assert "engine/data/crib_table.json" in listed
-    for path in listed:
-        assert (built_site / path).is_file(), path
-    worker = (built_site / "static" / "engine-worker.mjs").read_text(encoding="utf-8")
-    assert 'from "../runtime/pyodide/pyodide.mjs"' in worker and "app/engine-files.json" in worker
-
-
-def test_engine_version_changes_with_the_engine_and_the_runtime(tmp_path):
-    """The worker's snapshot of a started engine is kept under this version: any change to an
-    engine file, the Pyodide runtime or the worker script must change it."""
-    site = tmp_path / "site"
-    for name, text in {"engine/a.py": "x = 1\n", "runtime/pyodide/pyodide.mjs": "//\n",
-                       "static/engine-worker.mjs": "//\n"}.items():
-        (site / name).parent.mkdir(parents=True, exist_ok=True)
-        (site / name).write_text(text)
-    first = build.engine_version(site, ["a.py"])
-    assert build.engine_version(site, ["a.py"]) == first
-    for name in ("engine/a.py", "runtime/pyodide/pyodide.mjs", "static/engine-worker.mjs"):
-        (site / name).write_text((site / name).read_text() + "#\n")
-        assert build.engine_version(site, ["a.py"]) != first, name
-        first = build.engine_version(site, ["a.py"])
+        if module.name not in build.ENGINE_BROWSER_SKIP:
+            assert f"./engine/{module.stem}.mpy" in listed, f"engine/{module.name} is not shipped to the worker"
+    assert "./engine/data/crib_table.json" in listed and "./engine/data/show_table.bin" in listed
+    for source in config["files"]:
+        assert (built_site / "app" / source).resolve().is_file(), source
 
 
 def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     """Each page's config lists its module and what it imports, as .mpy; ui.toml lists them all."""
     every = tomllib.loads((built_site / "app" / "ui.toml").read_text(encoding="utf-8"))
-    sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py"))
+    sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py") if p.stem != build.WORKER_MODULE)
     assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
     expected = {"game": {"board", "bridge", "game", "stats_view", "store"},
                 "calculator": {"bridge", "calculator", "cardview"},
@@ -152,9 +134,7 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
 def test_runtime_is_vendored_without_extras(built_site):
     """Only what the browser loads is copied from node_modules (no source maps, no other builds)."""
     runtime = built_site / "runtime"
-    for needed in ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
-                   "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json", "pyscript/core.js",
-                   "micropython/micropython.mjs", "micropython/micropython.wasm"):
+    for needed in ("pyscript/core.js", "micropython/micropython.mjs", "micropython/micropython.wasm"):
         assert (runtime / needed).is_file(), needed
     assert not list(runtime.rglob("*.map"))
     shipped = (p.name for p in (runtime / "micropython").iterdir() if p.suffix not in (".gz", ".br"))  # twins

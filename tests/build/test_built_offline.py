@@ -65,10 +65,9 @@ def test_service_worker_precaches_every_page_and_the_runtime(built_site, site_pa
     for page in site_pages:
         assert (page.path or "./") in urls, page.slug
     for needed in ("404.html", "manifest.webmanifest", "static/site.css", "app/ui.toml", "app/game.toml",
-                   "app/engine-files.json", "static/engine.js", "static/engine-worker.mjs", "app/bridge.mpy",
-                   "app/game.mpy", "engine/api.py", "runtime/pyscript/core.js",
-                   "runtime/micropython/micropython.wasm", "runtime/pyodide/pyodide.asm.wasm",
-                   "runtime/pyodide/python_stdlib.zip"):
+                   "app/engine.toml", "app/worker.py", "app/bridge.mpy", "app/game.mpy", "engine/api.mpy",
+                   "engine/data/show_table.bin", "runtime/pyscript/core.js",
+                   "runtime/micropython/micropython.wasm"):
         assert needed in urls, needed
     for url in urls:
         target = built_site / (url + "index.html" if url.endswith("/") else url)

@@ -113,7 +113,8 @@ def test_interactive_pages_load_pyscript_and_show_engine_status(built_site, site
             assert '<script type="module" src="' in html and "runtime/pyscript/core.js" in html
             assert re.search(rf'<script type="mpy" config="[./]*app/{page.template}\.toml">\n'
                              rf'import asyncio\nawait asyncio.sleep\(0\)\nimport {page.template}\n</script>', html)
-            assert re.search(r'<script src="[./]*static/engine\.js" data-start></script>', html), page.output
+            assert re.search(r'<script type="mpy" worker name="engine" src="[./]*app/worker\.py" '
+                             r'config="[./]*app/engine\.toml"></script>', html), page.output
         else:
             assert "pyscript" not in html, f"{page.output}: a plain page should not load Python"
 

@@ -25,7 +25,7 @@ function copyTree(from, to) {
     const source = path.join(from, name);
     if (fs.statSync(source).isDirectory()) {
       if (name !== "__pycache__") copyTree(source, `${to}/${name}`);
-    } else if (name.endsWith(".py") || name.endsWith(".json")) {
+    } else if (!name.endsWith(".pyc")) {
       mp.FS.writeFile(`${to}/${name}`, fs.readFileSync(source));
     }
   }

@@ -1,4 +1,4 @@
-"""The browser runtime: MicroPython UI on the main thread, the engine in a Pyodide worker."""
+"""The browser runtime: MicroPython UI on the main thread, the engine in a MicroPython worker."""
 
 from __future__ import annotations
 
@@ -36,19 +36,19 @@ def test_engine_boots_from_vendored_files_and_answers_ping(page, problems, base_
     page.goto(interactive_path(site_pages))
     wait_for_ui(page)
     status = wait_for_engine(page)
-    assert status.startswith("Engine ready: Python 3."), status
+    assert status.startswith("Engine ready: MicroPython 1."), status
     assert page.get_attribute("#engine-status", "data-state") == "ready"
     assert not page.locator("#engine-progress").is_visible()
     loaded = [url for url in requests if not url.startswith(("data:", "blob:"))]
     assert all(url.startswith(base_url + "/") for url in loaded), [u for u in loaded if not u.startswith(base_url)]
     for needed in ("/runtime/pyscript/core.js", "/runtime/micropython/micropython.wasm",
-                   "/runtime/pyodide/pyodide.asm.wasm", "/runtime/pyodide/python_stdlib.zip",
-                   "/static/engine.js", "/static/engine-worker.mjs", "/app/engine-files.json",
-                   "/engine/api.py", "/app/bridge.mpy"):
+                   "/app/worker.py", "/app/engine.toml", "/engine/api.mpy", "/engine/data/show_table.bin",
+                   "/app/bridge.mpy"):
         assert any(url.startswith(base_url) and url.endswith(needed) for url in loaded), f"{needed} never loaded"
+    assert not [url for url in loaded if "pyodide" in url.lower()], "a page loaded Pyodide"
     longest = max(page.evaluate("window.__longTasks") or [0])
-    # Pyodide on the main thread would freeze the page for seconds; in the worker it stays live.
-    assert longest < 1500, f"the main thread was blocked for {longest:.0f} ms"
+    # The engine runs in its worker: the main thread only starts PyScript and the page's UI.
+    assert longest < 1000, f"the main thread was blocked for {longest:.0f} ms"
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import analysis
+from engine import analysis, scoring
 from engine.analysis import (
     CRIB_DEALS,
     compute_crib_table,
@@ -81,10 +81,12 @@ def test_shipped_json_equals_a_fresh_computation():
 
 def test_table_command_writes_the_shipped_file(tmp_path):
     out = tmp_path / "crib_table.json"
-    done = subprocess.run([PYTHON, "-m", "engine", "table", "--out", str(out)], cwd=ROOT,
+    show = tmp_path / "show_table.bin"
+    done = subprocess.run([PYTHON, "-m", "engine", "table", "--out", str(out), "--show-out", str(show)], cwd=ROOT,
                           capture_output=True, text=True, encoding="utf-8", timeout=60)
     assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8") == Path(analysis.CRIB_TABLE_PATH).read_text(encoding="utf-8")
+    assert show.read_bytes() == Path(scoring.SHOW_TABLE_PATH).read_bytes()
     lines = done.stdout.splitlines()
     five = next(line for line in lines if line.split()[:1] == ["5"])
     assert "8.99" in five.split()
@@ -94,7 +96,8 @@ def test_table_command_writes_the_shipped_file(tmp_path):
 def test_table_command_bad_path_is_one_line(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    done = subprocess.run([PYTHON, "-m", "engine", "table", "--out", str(blocker / "sub" / "t.json")],
+    done = subprocess.run([PYTHON, "-m", "engine", "table", "--out", str(blocker / "sub" / "t.json"),
+                           "--show-out", str(tmp_path / "show.bin")],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
@@ -104,7 +107,8 @@ def test_table_command_bad_path_is_one_line(tmp_path):
 def test_whole_table_regenerated_deal_by_deal(tmp_path):
     """The command with --check: all 169 x 58,800 deals also scored one by one, and written."""
     out = tmp_path / "crib_table.json"
-    done = subprocess.run([PYTHON, "-m", "engine", "table", "--check", "--out", str(out)], cwd=ROOT,
+    done = subprocess.run([PYTHON, "-m", "engine", "table", "--check", "--out", str(out),
+                           "--show-out", str(tmp_path / "show.bin")], cwd=ROOT,
                           capture_output=True, text=True, encoding="utf-8", timeout=120)
     assert done.returncode == 0, done.stderr
     assert "every deal scored one by one" in done.stdout and "same sums" in done.stdout

@@ -268,3 +268,17 @@ def test_number_name():
         "one hundred", "one hundred twenty-one"]
     with pytest.raises(ValueError):
         number_name(-1)
+
+
+def test_shipped_show_table_is_the_count_afresh():
+    from pathlib import Path
+
+    from engine import scoring
+
+    fresh = scoring.compute_show_table()
+    shipped = Path(scoring.SHOW_TABLE_PATH).read_bytes()
+    assert shipped == scoring.show_table_bytes(fresh)
+    assert scoring.parse_show_table(shipped) == fresh and scoring.build_tables() == fresh
+    for bad in (b"", shipped[:-1], b"x" + shipped[1:], shipped + b"\0"):
+        with pytest.raises(ValueError):
+            scoring.parse_show_table(bad)

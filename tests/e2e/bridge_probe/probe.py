@@ -27,7 +27,7 @@ async def unknown(event):
 
 
 class BrokenEngine:
-    """Stands in for window.cribbageEngine when the worker cannot carry a call (a rejected promise)."""
+    """Stands in for the engine's worker when it cannot carry a call (a rejected promise)."""
 
     def call(self, name, text):
         return js.Promise.reject(js.Error.new("the engine's worker stopped"))
@@ -35,12 +35,12 @@ class BrokenEngine:
 
 async def worker_raises(event):
     await bridge.ready()
-    working = bridge._engine
-    bridge._engine = lambda: BrokenEngine()
+    working = bridge._state["worker"]
+    bridge._state["worker"] = BrokenEngine()
     try:
         await bridge._request("ping", {})
     finally:
-        bridge._engine = working
+        bridge._state["worker"] = working
 
 
 def page_raises(event):
