@@ -1,0 +1,297 @@
+"""The game page's new games: the setup form, settings, starting, resuming and practice links.
+
+Part of the game page (site_src/app/game.py is its entry point). ``start_game`` and
+``resume_game`` ask the engine for a new or saved game and put it on the table (the events are
+then shown by table_flow); the form's handlers run them through ``table_flow.flow``.
+"""
+
+import js
+
+from pyscript import document, window
+
+import board
+import bridge
+import store
+from table_state import (DIFFICULTY_WORDS, HUMAN, NAMES, S, blank_model, board_names, board_scores, cap,
+                         is_multi, make, model_from_view, q, shown)
+from table_view import render
+from table_prompt import announce, set_waiting
+from table_flow import flow, hide_if_passing, restore_table, take, view_backs
+
+
+def read_setup():
+    """The options chosen in the new-game form."""
+    form = q("setup")
+    difficulty = form.querySelector('input[name="difficulty"]:checked')
+    target = form.querySelector('input[name="target"]:checked')
+    table = form.querySelector('input[name="table"]:checked')
+    table = str(table.value) if table is not None else "2"
+    options = {
+        "difficulty": difficulty.value if difficulty is not None else "easy",
+        "target": int(target.value) if target is not None else 121,
+        "muggins": bool(q("setup-muggins").checked),
+        "players": 2 if table == "pass" else int(table),
+    }
+    if table == "pass":
+        options["pass_and_play"] = True
+        options["names"] = [str(q("name-0").value), str(q("name-1").value)]
+    return options
+
+
+def on_table_choice(event=None):
+    """Show the name fields only for two players on one device."""
+    choice = q("setup").querySelector('input[name="table"]:checked')
+    passing = choice is not None and str(choice.value) == "pass"
+    shown("setup-names", passing)
+    shown("setup-opponent", not passing)
+
+
+def apply_seating(options, reply=None):
+    """Keep the table's seating (players, names, pass and play) from the options or a reply."""
+    S["players"] = int(options.get("players", 2))
+    S["passing"] = bool(options.get("pass_and_play"))
+    if reply is not None and reply.get("names"):
+        S["names"] = list(reply["names"])
+    elif S["passing"]:
+        S["names"] = list(options.get("names") or ["Player 1", "Player 2"])
+    else:
+        S["names"] = list(NAMES)
+    S["me"] = HUMAN
+    S["hidden"] = S["passing"]
+
+
+def fill_setup(settings):
+    """Set the new-game form to these settings."""
+    form = q("setup")
+    for name in ("difficulty", "target"):
+        for radio in form.querySelectorAll('input[name="' + name + '"]'):
+            radio.checked = str(radio.value) == str(settings.get(name))
+    q("setup-muggins").checked = bool(settings.get("muggins"))
+    table = "pass" if S["passing"] else str(S["players"])
+    for radio in form.querySelectorAll('input[name="table"]'):
+        radio.checked = str(radio.value) == table
+    on_table_choice()
+
+
+def open_setup(in_game):
+    """Show the new-game form on the table."""
+    if S["waiting"] != "setup":
+        S["before_setup"] = S["waiting"]
+    fill_setup(S["settings"])
+    q("setup").hidden = False
+    q("game").classList.add("is-setup")
+    shown("setup-warning", in_game)
+    shown("cancel-setup", in_game)
+    set_waiting("setup")
+    if in_game:
+        q("deal-button").focus()
+
+
+def close_setup():
+    """Hide the new-game form."""
+    q("setup").hidden = True
+    q("game").classList.remove("is-setup")
+
+
+def on_setup_submit(event):
+    """Deal a new game with the chosen options (saved as the player's settings)."""
+    options = read_setup()
+    settings = dict(S["settings"])
+    settings.update(options)
+    S["settings"] = store.save_settings(settings)
+    if S["busy"]:
+        S["restart"] = lambda: start_game(options)  # the running flow stops at the next event, then deals
+        return None
+    return flow(lambda: start_game(options))
+
+
+def on_again(event):
+    """Play again with the same options."""
+    if S["busy"] or S["model"] is None:
+        return None
+    options = {"difficulty": S["meta"].get("difficulty", "easy"), "target": S["model"]["target"],
+               "muggins": S["model"]["muggins"], "players": S["players"]}
+    if S["passing"]:
+        options.update({"pass_and_play": True, "names": list(S["names"])})
+    return flow(lambda: start_game(options))
+
+
+def on_change(event):
+    """Open the new-game form after a game."""
+    open_setup(False)
+
+
+def on_new_game(event):
+    """Open the new-game form (it warns that the game in progress ends)."""
+    open_setup(S["game"] is not None and not (S["model"] and S["model"]["over"]))
+
+
+def on_cancel_setup(event):
+    """Close the new-game form and go back to the game."""
+    close_setup()
+    if S["model"] is None:
+        return None
+    render()
+    if S["busy"]:
+        return None  # the running flow offers the next decision itself
+    before = S["before_setup"]
+    if before and before != "setup":
+        set_waiting(before)
+        return None
+    return flow()
+
+
+def on_speed(event):
+    """Keep the computer's speed in the player's settings."""
+    speed = str(q("speed").value)
+    settings = dict(S["settings"])
+    settings["speed"] = speed
+    S["settings"] = store.save_settings(settings)
+
+
+def reset_table(target):
+    """Clear the table, the log and the board for a new game."""
+    S["queue"] = []
+    S["opening_cut"] = None
+    S["selected"] = []
+    S["thrown"] = []
+    S["steps"] = {}
+    S["hand_key"] = ""
+    q("log").replaceChildren()
+    q("callout").textContent = ""
+    q("count-message").textContent = ""
+    board.render("#board", board_names(), target)
+    q("game").setAttribute("data-target", str(target))
+    q("game").setAttribute("data-players", str(S["players"]))
+    q("game").classList.toggle("is-multi", is_multi())
+    q("game").classList.toggle("is-passing", S["passing"])
+
+
+async def start_game(options, seed=None):
+    """Ask the engine for a new game and put it on the table (the events are shown next)."""
+    ready = document.documentElement.getAttribute("data-engine") == "ready"
+    q("prompt").textContent = ("Shuffling\u2026" if ready else
+                               "Shuffling as soon as the card engine has loaded\u2026")
+    shown("practice-badge", bool(seed))  # known at once: a practice game is one with a seed
+    request = {"difficulty": options["difficulty"], "target": options["target"],
+               "muggins": options["muggins"], "players": int(options.get("players", 2))}
+    if options.get("pass_and_play"):
+        request.update({"pass_and_play": True, "names": list(options.get("names") or [])})
+    if seed:
+        request["seed"] = seed
+    try:
+        reply = await bridge.call("new_game", request)
+    except bridge.EngineError as error:
+        if error.kind != "bad_input" or not options.get("pass_and_play"):
+            raise
+        q("prompt").textContent = ""
+        q("setup-message").textContent = cap(error.message)  # a missing or doubled name
+        open_setup(S["game"] is not None)
+        return False
+    q("prompt").textContent = ""
+    q("setup-message").textContent = ""
+    close_setup()
+    apply_seating(request, reply)
+    S["meta"] = {"difficulty": options["difficulty"], "practice": bool(reply["practice"]),
+                 "practice_seed": reply["practice_seed"], "recorded": False,
+                 "players": S["players"], "pass_and_play": S["passing"], "names": list(S["names"])}
+    reset_table(options["target"])
+    S["model"] = blank_model(reply["view"])
+    take(reply)
+    render()
+    return True
+
+
+async def resume_game(text, meta):
+    """Put a saved game back on the table, checked by the engine first."""
+    q("prompt").textContent = "Picking up your game where you left it\u2026"
+    shown("practice-badge", bool((meta or {}).get("practice")))
+    meta = dict(meta or {})
+    saved_table = meta.pop(store.TABLE_KEY, None)
+    request = {"game": text}
+    if meta.get("pass_and_play"):
+        request.update({"pass_and_play": True, "names": list(meta.get("names") or [])})
+    try:
+        reply = await bridge.call("resume_game", request)
+        q("prompt").textContent = ""
+    except bridge.EngineError as error:
+        if error.kind != "bad_input":
+            raise
+        store.reject_game(error.message.split(" (")[0])
+        show_notices()
+        await start_game(S["settings"])
+        return True
+    apply_seating({"players": reply["view"]["players"], "pass_and_play": bool(request.get("pass_and_play")),
+                   "names": request.get("names")}, reply)
+    if meta.get("difficulty") not in DIFFICULTY_WORDS:
+        meta["difficulty"] = "easy"
+    meta["practice"] = bool(reply["practice"])
+    meta["practice_seed"] = reply["practice_seed"]
+    S["meta"] = meta
+    close_setup()
+    reset_table(reply["view"]["target"])
+    S["cards"].update(reply["cards"])
+    S["game"] = reply["game"]
+    S["view"] = reply["view"]
+    S["awaiting"] = reply["awaiting"]
+    S["result"] = reply.get("result")
+    view = reply["view"]
+    position = None
+    if saved_table is not None:
+        position = store.check_table(saved_table, text, view["players"], view["target"])
+    if position is not None:
+        restore_table(position)
+        S["cards"].update(reply["cards"])
+        render()
+        announce("Welcome back: your game is as you left it.")
+        if position["stop"]:
+            set_waiting(position["stop"])
+            return False  # waiting at the same click as before the reload
+        return True  # the events not yet shown follow
+    S["model"] = model_from_view(view)
+    hide_if_passing()
+    board.set_scores(board_scores(S["model"]["scores"]), False, backs=view_backs())
+    render()
+    announce("Welcome back: your game is as you left it.")
+    return True
+
+
+def show_notices():
+    """Show store.py's notices (a saved game or statistics that could not be read)."""
+    notices = store.notices()
+    box = q("game-notice")
+    if not notices or box is None:
+        return
+    box.replaceChildren()
+    for text in notices:
+        box.append(make("p", None, text))
+    box.hidden = False
+    store.clear_notices()
+
+
+def url_options():
+    """A practice game from the address: ?seed=...&target=61&muggins=1&difficulty=hard."""
+    params = js.URLSearchParams.new(window.location.search)
+    seed = params.get("seed")
+    if seed is None or not str(seed).strip():
+        return None
+    options = {"difficulty": S["settings"]["difficulty"], "target": S["settings"]["target"],
+               "muggins": S["settings"]["muggins"], "seed": str(seed).strip()[:200]}
+    target = params.get("target")
+    if target is not None and str(target) in ("61", "121"):
+        options["target"] = int(str(target))
+    muggins = params.get("muggins")
+    if muggins is not None:
+        options["muggins"] = str(muggins) in ("1", "true", "on", "yes")
+    difficulty = params.get("difficulty")
+    if difficulty is not None and str(difficulty) in DIFFICULTY_WORDS:
+        options["difficulty"] = str(difficulty)
+    players = params.get("players")
+    if players is not None and str(players) in ("2", "3", "4"):
+        options["players"] = int(str(players))
+    names = [params.get("name1"), params.get("name2")]
+    if str(params.get("pass")) in ("1", "true", "on", "yes"):
+        options["players"] = 2
+        options["pass_and_play"] = True
+        options["names"] = [str(n) if n is not None else "" for n in names]
+    return options
