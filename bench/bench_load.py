@@ -51,6 +51,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
+from site_src.builder import serve  # noqa: E402
 
 OUT = ROOT / ".bench" / "load.json"
 CHROMIUM = "/usr/bin/chromium"
@@ -274,7 +275,7 @@ class MeteredWriter:
 
 
 def start_server(directory: Path, meter: Meter) -> tuple[ThreadingHTTPServer, str]:
-    base = build.make_handler(directory)
+    base = serve.make_handler(directory)
 
     class Handler(base):
         def setup(self):

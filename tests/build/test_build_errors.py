@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import build
+from site_src.builder import settings
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pages"
 
@@ -49,7 +50,7 @@ def test_placeholder_not_alone_on_its_line_fails(tmp_path):
 
 def test_template_typo_fails(tmp_path):
     templates = tmp_path / "templates"
-    shutil.copytree(build.TEMPLATES_DIR, templates)
+    shutil.copytree(settings.TEMPLATES_DIR, templates)
     base = templates / "page.html"
     base.write_text(base.read_text().replace("{{ page.h1 }}", "{{ page.hl }}"), encoding="utf-8")
     fails(tmp_path, FIXTURES, "page.html", "hl", templates=templates)
@@ -57,7 +58,7 @@ def test_template_typo_fails(tmp_path):
 
 def test_undefined_template_variable_fails(tmp_path):
     templates = tmp_path / "templates"
-    shutil.copytree(build.TEMPLATES_DIR, templates)
+    shutil.copytree(settings.TEMPLATES_DIR, templates)
     base = templates / "base.html"
     base.write_text(base.read_text().replace("{{ site.name }}", "{{ sitename }}", 1), encoding="utf-8")
     fails(tmp_path, FIXTURES, "sitename", templates=templates)
@@ -96,7 +97,7 @@ def test_missing_front_matter_fails(tmp_path):
 
 
 def test_missing_node_modules_fails_clearly(tmp_path, monkeypatch):
-    monkeypatch.setattr(build, "NODE_MODULES", tmp_path / "node_modules")
+    monkeypatch.setattr(settings, "NODE_MODULES", tmp_path / "node_modules")
     fails(tmp_path, FIXTURES, "node_modules", "npm ci")
 
 

@@ -14,7 +14,7 @@ from http.server import ThreadingHTTPServer
 
 import pytest
 
-import build
+from site_src.builder import browser_python, compress, runtime, serve, settings
 
 def test_no_pyodide_by_default(built_site):
     """The pages run MicroPython only: no Pyodide file is built or named by any page or config."""
@@ -26,8 +26,8 @@ def test_no_pyodide_by_default(built_site):
 def test_engine_ships_as_bytecode_with_its_worker_config(built_site):
     engine = built_site / "engine"
     modules = sorted(p.name for p in engine.glob("*.mpy"))
-    sources = sorted(p.stem + ".mpy" for p in (build.ENGINE_DIR).glob("*.py")
-                     if p.name not in build.ENGINE_BROWSER_SKIP)
+    sources = sorted(p.stem + ".mpy" for p in (settings.ENGINE_DIR).glob("*.py")
+                     if p.name not in browser_python.ENGINE_BROWSER_SKIP)
     assert modules == sources and not list(engine.glob("*.py"))
     for path in engine.glob("*.mpy"):
         assert path.read_bytes()[:1] == b"M", path  # MicroPython bytecode
@@ -37,7 +37,7 @@ def test_engine_ships_as_bytecode_with_its_worker_config(built_site):
     assert listed == {f"engine/{m}" for m in modules} | {"engine/data/crib_table.json", "engine/data/show_table.bin"}
     for source in config["files"]:
         assert (built_site / "app" / source).resolve().is_file(), source
-    assert (built_site / "app" / "worker.py").read_text() == (build.APP_DIR / "worker.py").read_text()
+    assert (built_site / "app" / "worker.py").read_text() == (settings.APP_DIR / "worker.py").read_text()
 
 
 def test_no_unused_pyscript_chunks_and_no_page_needs_them(built_site):
@@ -45,7 +45,7 @@ def test_no_unused_pyscript_chunks_and_no_page_needs_them(built_site):
     names = {path.name for path in folder.iterdir()}
     assert "core.js" in names and any(re.fullmatch(r"core-[\w-]{8}\.js", n) for n in names)
     assert not [n for n in names if n.startswith(("codemirror", "xterm", "zip-", "pyodide_graph"))], names
-    build.check_runtime_imports(folder)  # what the kept chunks import statically is all there
+    runtime.check_runtime_imports(folder)  # what the kept chunks import statically is all there
     for page in built_site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         assert not re.search(r'type="py-editor"|type="mpy-editor"|<script[^>]*\sterminal\b|py-game', text), page
@@ -62,10 +62,10 @@ DECOMPRESS = {".gz": gzip.decompress, ".br": brotli.decompress}
 def test_text_and_wasm_files_have_compressed_twins(built_site, suffix):
     checked = 0
     for path in sorted(built_site.rglob("*")):
-        if not path.is_file() or path.suffix not in build.COMPRESS_SUFFIXES:
+        if not path.is_file() or path.suffix not in compress.COMPRESS_SUFFIXES:
             continue
         twin = path.with_name(path.name + suffix)
-        if path.stat().st_size < build.COMPRESS_MIN_BYTES:
+        if path.stat().st_size < compress.COMPRESS_MIN_BYTES:
             assert not twin.exists(), twin
             continue
         if twin.exists():
@@ -88,19 +88,19 @@ def test_twins_come_from_the_content_cache(tmp_path):
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "a.js").write_text("let x = 1;\n" * 500)
     cache = tmp_path / "cache"
-    build.write_compressed(tmp_path / "site", cache=cache)
+    compress.write_compressed(tmp_path / "site", cache=cache)
     entries = sorted(p.suffix for p in cache.iterdir())
     assert entries == [".br", ".gz"]
     for entry in cache.iterdir():
-        entry.write_bytes(build.COMPRESSORS[entry.suffix](b"cached"))
+        entry.write_bytes(compress.COMPRESSORS[entry.suffix](b"cached"))
     (tmp_path / "site" / "a.js.br").unlink()
-    build.write_compressed(tmp_path / "site", cache=cache)
+    compress.write_compressed(tmp_path / "site", cache=cache)
     assert brotli.decompress((tmp_path / "site" / "a.js.br").read_bytes()) == b"cached"
 
 
 @pytest.fixture(scope="module")
 def server(built_site):
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), build.make_handler(built_site))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), serve.make_handler(built_site))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield httpd.server_port
     httpd.shutdown()
@@ -123,10 +123,10 @@ def test_server_sends_the_twin_the_client_takes(built_site, server, path, source
     for accept, encoding in (("gzip, deflate, br", "br"), ("gzip, deflate", "gzip")):
         status, headers, body = fetch(server, path, {"Accept-Encoding": accept})
         assert status == 200
-        if len(original) >= build.COMPRESS_MIN_BYTES:
+        if len(original) >= compress.COMPRESS_MIN_BYTES:
             assert headers.get("content-encoding") == encoding and headers.get("vary") == "Accept-Encoding"
             assert DECOMPRESS[".br" if encoding == "br" else ".gz"](body) == original
-    assert headers["content-type"].split(";")[0] == build.MIME_TYPES[(built_site / source).suffix].split(";")[0]
+    assert headers["content-type"].split(";")[0] == serve.MIME_TYPES[(built_site / source).suffix].split(";")[0]
     status, headers, body = fetch(server, path, {})
     assert status == 200 and "content-encoding" not in headers and body == original
     status, headers, body = fetch(server, path, {"Accept-Encoding": "gzip",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import build
+from site_src.builder import browser_python
 from htmlscan import is_remote, local_target, scan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +105,7 @@ def test_engine_config_names_every_engine_module(built_site):
     config = tomllib.loads((built_site / "app" / "engine.toml").read_text(encoding="utf-8"))
     listed = set(config["files"].values())
     for module in sorted((ROOT / "engine").glob("*.py")):
-        if module.name not in build.ENGINE_BROWSER_SKIP:
+        if module.name not in browser_python.ENGINE_BROWSER_SKIP:
             assert f"./engine/{module.stem}.mpy" in listed, f"engine/{module.name} is not shipped to the worker"
     assert "./engine/data/crib_table.json" in listed and "./engine/data/show_table.bin" in listed
     for source in config["files"]:
@@ -115,7 +115,7 @@ def test_engine_config_names_every_engine_module(built_site):
 def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     """Each page's config lists its module and what it imports, as .mpy; ui.toml lists them all."""
     every = tomllib.loads((built_site / "app" / "ui.toml").read_text(encoding="utf-8"))
-    sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py") if p.stem != build.WORKER_MODULE)
+    sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py") if p.stem != browser_python.WORKER_MODULE)
     assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
     expected = {"game": {"board", "bridge", "game", "stats_view", "store"},
                 "calculator": {"bridge", "calculator", "cardview"},

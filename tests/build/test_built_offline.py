@@ -9,17 +9,17 @@ from io import BytesIO
 
 import pytest
 
-import build
+from site_src.builder import offline
 
 
 @pytest.fixture(scope="module")
 def manifest(built_site) -> dict:
-    return json.loads((built_site / build.MANIFEST).read_text(encoding="utf-8"))
+    return json.loads((built_site / offline.MANIFEST).read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
 def service_worker(built_site) -> str:
-    return (built_site / build.SERVICE_WORKER).read_text(encoding="utf-8")
+    return (built_site / offline.SERVICE_WORKER).read_text(encoding="utf-8")
 
 
 def precache_of(text: str) -> list[str]:
@@ -73,7 +73,7 @@ def test_service_worker_precaches_every_page_and_the_runtime(built_site, site_pa
         target = built_site / (url + "index.html" if url.endswith("/") else url)
         assert url == "./" or target.is_file(), url
         assert not url.endswith((".gz", ".br")) and not url.startswith("/"), url
-    for rel in ("sitemap.xml", "robots.txt", build.SERVICE_WORKER):
+    for rel in ("sitemap.xml", "robots.txt", offline.SERVICE_WORKER):
         assert rel not in urls
 
 
@@ -82,9 +82,9 @@ def test_cache_name_follows_the_content(built_site, site_pages, tmp_path, servic
     assert name, "the cache is named after the build"
     copy = tmp_path / "site"
     shutil.copytree(built_site, copy)
-    assert build.write_service_worker(copy, site_pages) == "cribbage-" + name.group(1)  # same files, same name
+    assert offline.write_service_worker(copy, site_pages) == "cribbage-" + name.group(1)  # same files, same name
     (copy / "engine" / "api.py").write_text("# changed\n", encoding="utf-8")
-    assert build.write_service_worker(copy, site_pages) != "cribbage-" + name.group(1)
+    assert offline.write_service_worker(copy, site_pages) != "cribbage-" + name.group(1)
 
 
 def test_service_worker_keeps_to_its_strategies(service_worker):

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from markupsafe import escape
 
-import build
+from site_src.builder import settings
 from htmlscan import scan
 
 
@@ -26,7 +26,7 @@ def test_every_markdown_page_is_built(built_site, site_pages):
 
 
 def test_each_page_has_title_description_and_canonical(built_site, site_pages):
-    base = build.site_url()
+    base = settings.site_url()
     for page in site_pages:
         scanned = scan(output(built_site, page))
         name = page.output
@@ -86,7 +86,7 @@ def test_json_ld_parses_and_matches_the_faq(built_site, site_pages):
 
 
 def test_sitemap_lists_every_page_and_robots_points_to_it(built_site, site_pages):
-    base = build.site_url()
+    base = settings.site_url()
     tree = ET.parse(built_site / "sitemap.xml")
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     locs = {loc.text for loc in tree.findall("s:url/s:loc", ns)}

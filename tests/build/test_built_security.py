@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import build
+from site_src.builder import security
 
 META_RE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 
@@ -84,14 +85,14 @@ def test_only_pages_that_run_python_may_eval(policies):
 
 def test_no_page_has_inline_styles_or_allows_them(policies):
     for name, (text, policy) in policies.items():
-        assert not build.STYLE_ATTR_RE.findall(text), name
+        assert not security.STYLE_ATTR_RE.findall(text), name
         assert policy["style-src"] == ["'self'"] and "style-src-attr" not in policy, name
 
 
 def test_a_page_with_its_own_policy_or_no_charset_fails_the_build():
     page = '<!doctype html><html><head><meta charset="utf-8"><title>x</title></head><body></body></html>'
-    assert build.with_csp(page, "x.html").count("Content-Security-Policy") == 1
+    assert security.with_csp(page, "x.html").count("Content-Security-Policy") == 1
     with pytest.raises(build.BuildError, match="its own Content-Security-Policy"):
-        build.with_csp(build.with_csp(page, "x.html"), "x.html")
+        security.with_csp(security.with_csp(page, "x.html"), "x.html")
     with pytest.raises(build.BuildError, match="charset"):
-        build.with_csp(page.replace('<meta charset="utf-8">', ""), "x.html")
+        security.with_csp(page.replace('<meta charset="utf-8">', ""), "x.html")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import build
+from site_src.builder import providers
 from engine import analysis
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,14 +21,14 @@ def luminance(rgb: tuple[int, int, int]) -> float:
 
 
 def test_discard_table_is_registered_and_fills_the_strategy_page():
-    assert "discard_table" in build.PROVIDERS
+    assert "discard_table" in providers.PROVIDERS
     strategy = ROOT / "pages" / "strategy.md"
     if strategy.is_file():
         assert "<!-- data:discard_table -->" in strategy.read_text(encoding="utf-8")
 
 
 def test_discard_table_cells_headers_and_colours():
-    html = build.discard_table()
+    html = providers.discard_table()
     table = analysis.crib_table()
     ranks = analysis.load_crib_data()["ranks"]
     assert "<caption>" in html and "<figcaption>" in html and "chart-legend" in html
@@ -40,9 +40,9 @@ def test_discard_table_cells_headers_and_colours():
         found = re.findall(r'<td class="heat-(\d+)">([\d.]+)</td>', cells)
         assert [float(v) for _, v in found] == [round(v, 2) for v in expected]
         shades += [int(n) for n, _ in found]
-    assert min(shades) == 0 and max(shades) == build.HEAT_SHADES - 1  # the whole scale is used
-    css = build.heat_css()
-    for n in range(build.HEAT_SHADES):
+    assert min(shades) == 0 and max(shades) == providers.HEAT_SHADES - 1  # the whole scale is used
+    css = providers.heat_css()
+    for n in range(providers.HEAT_SHADES):
         colour = re.search(rf"\.heat-{n} {{ background-color: #([0-9a-f]{{6}}); color: #1c211e; }}", css).group(1)
         rgb = tuple(int(colour[i:i + 2], 16) for i in (0, 2, 4))
         contrast = (luminance(rgb) + 0.05) / (luminance(INK) + 0.05)

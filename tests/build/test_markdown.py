@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import build
+from site_src.builder import pages, render
 
 
 def body(text: str) -> str:
-    page = build.Page(source=Path("x.md"), slug="x", title="X", h1="X", description="d", body=text)
-    return build.Renderer(providers={}).body(page)
+    page = pages.Page(source=Path("x.md"), slug="x", title="X", h1="X", description="d", body=text)
+    return render.Renderer(providers={}).body(page)
 
 
 def test_tables_get_column_scopes_align_attributes_and_a_scroll_wrapper():
@@ -27,16 +27,16 @@ def test_headings_get_ids_and_attr_list_works():
 
 
 def test_faq_answer_starting_with_a_number_stays_a_sentence():
-    renderer = build.Renderer(providers={})
-    html = renderer.inline(build.faq_answer_markdown("121. The first player to reach it wins."))
+    renderer = render.Renderer(providers={})
+    html = renderer.inline(render.faq_answer_markdown("121. The first player to reach it wins."))
     assert html == "<p>121. The first player to reach it wins.</p>"
 
 
 def test_json_ld_cannot_close_its_script_element():
-    text = str(build.json_ld({"text": "</script><script>alert(1)</script> & more"}))
+    text = str(render.json_ld({"text": "</script><script>alert(1)</script> & more"}))
     assert "</" not in text and "<" not in text
     assert json.loads(text)["text"] == "</script><script>alert(1)</script> & more"
 
 
 def test_plain_text_of_an_answer():
-    assert build.plain_text("<p>No. See <a href='/x/'>the chart</a>.</p><p>Next.</p>") == "No. See the chart. Next."
+    assert render.plain_text("<p>No. See <a href='/x/'>the chart</a>.</p><p>Next.</p>") == "No. See the chart. Next."

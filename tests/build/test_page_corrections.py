@@ -15,6 +15,7 @@ import pytest
 from pypdf import PdfReader
 
 import build
+from site_src.builder import providers
 from engine import scoring
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +82,7 @@ def site(built_site, pages_dir) -> Site:
 
 
 def test_1_his_heels_is_charted_at_the_cut_not_in_the_show():
-    chart = build.scoring_chart()
+    chart = providers.scoring_chart()
     tables = dict(re.findall(r'<table class="scoring-chart (chart-\w+)">(.*?)</table>', chart, re.S))
     assert "His heels" not in tables["chart-show"] and "His heels" not in tables["chart-play"]
     cut = tables["chart-cut"]

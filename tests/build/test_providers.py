@@ -8,17 +8,18 @@ from pathlib import Path
 import pytest
 
 import build
+from site_src.builder import providers
 from engine import analysis, cards, fairdeal, scoring
 
 
 def test_every_contract_placeholder_but_the_later_one_has_a_provider():
-    assert {"score_distribution", "scoring_chart", "fair_deal_example"} <= set(build.PROVIDERS)
+    assert {"score_distribution", "scoring_chart", "fair_deal_example"} <= set(providers.PROVIDERS)
 
 
 def test_adding_a_provider_is_one_function(tmp_path, monkeypatch):
-    monkeypatch.setattr(build, "PROVIDERS", dict(build.PROVIDERS))
+    monkeypatch.setattr(providers, "PROVIDERS", dict(providers.PROVIDERS))
 
-    @build.provider
+    @providers.provider
     def greeting() -> str:
         return '<p class="greeting">hello</p>'
 
@@ -30,7 +31,7 @@ def test_adding_a_provider_is_one_function(tmp_path, monkeypatch):
 
 
 def test_score_distribution_chart_and_table():
-    html = build.score_distribution()
+    html = providers.score_distribution()
     hand = analysis.score_distribution(crib=False)
     crib = analysis.score_distribution(crib=True)
     svg = re.search(r"<svg\b.*?</svg>", html, re.S).group(0)
@@ -51,21 +52,21 @@ def test_scoring_chart_values_come_from_engine_constants(monkeypatch):
     monkeypatch.setattr(scoring, "FIFTEEN", 97)
     monkeypatch.setattr(scoring, "HIS_HEELS", 93)
     monkeypatch.setattr(scoring, "LAST_CARD", 91)
-    html = build.scoring_chart()
+    html = providers.scoring_chart()
     for value in ("97", "93", "91"):
         assert f'<td class="points">{value}</td>' in html
 
 
 def test_scoring_chart_tables():
-    html = build.scoring_chart()
+    html = providers.scoring_chart()
     assert html.count("<table") == 4 and html.count("<caption>") == 4
     assert f'<td class="points">{scoring.DOUBLE_PAIR_ROYAL}</td>' in html
     assert 'th scope="row"' in html and 'th scope="col"' in html
 
 
 def test_fair_deal_example_is_reproducible_and_verifiable():
-    html = build.fair_deal_example()
-    seed = fairdeal.parse_seed(build.FAIR_DEAL_EXAMPLE_SEED)
+    html = providers.fair_deal_example()
+    seed = fairdeal.parse_seed(providers.FAIR_DEAL_EXAMPLE_SEED)
     assert seed in html and fairdeal.commitment(seed) in html
     assert fairdeal.verify(seed, fairdeal.commitment(seed))
     deck = fairdeal.shuffled_deck(seed)
@@ -77,13 +78,13 @@ def test_fair_deal_example_is_reproducible_and_verifiable():
         assert suit == "CDHS"[cards.SUIT_OF[card]]
     owners = [row[4] for row in shown]
     assert owners[:6] == ["Non-dealer (pone)"] * 6 and owners[6:12] == ["Dealer"] * 6 and owners[12] == "Starter"
-    assert html == build.fair_deal_example()
+    assert html == providers.fair_deal_example()
 
 
 def test_provider_failure_names_the_page_and_provider(tmp_path, monkeypatch):
     def broken() -> str:
         raise RuntimeError("table missing")
 
-    monkeypatch.setattr(build, "PROVIDERS", {**build.PROVIDERS, "scoring_chart": broken})
+    monkeypatch.setattr(providers, "PROVIDERS", {**providers.PROVIDERS, "scoring_chart": broken})
     with pytest.raises(build.BuildError, match=r"scoring\.md.*scoring_chart.*table missing"):
         build.build(tmp_path / "out", pages_dir=Path(__file__).parent / "fixtures" / "pages", quiet=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-import build
+from site_src.builder import serve
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -52,7 +52,7 @@ class SiteServer:
 
     def __init__(self, directory: Path):
         self.directory = directory
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), build.make_handler(directory))
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), serve.make_handler(directory))
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-import build
+from site_src.builder import runtime, serve
 from conftest import SiteServer, engine_ready, ui_ready
 
 PYTHON_URL_RE = re.compile(r"\.wasm(\?|$)|\.m?py(\?|$)|pyodide|pyscript|micropython|engine-worker|/engine/", re.I)
@@ -35,7 +35,7 @@ class CountingServer(SiteServer):
 
     def __init__(self, directory):
         self.sent = []
-        base = build.make_handler(directory)
+        base = serve.make_handler(directory)
         sent = self.sent
 
         class Handler(base):
@@ -66,7 +66,7 @@ def test_runtime_files_and_preloads_are_sent_once(browser, built_site, site_page
     finally:
         context.close()
         server.close()
-    preloaded = [re.search(r'href="[./]*(runtime/[^"]+)"', tag).group(1) for tag in build.runtime_preloads()]
+    preloaded = [re.search(r'href="[./]*(runtime/[^"]+)"', tag).group(1) for tag in runtime.runtime_preloads()]
     for name in [*preloaded, "runtime/pyscript/core.js", "app/engine.toml", "engine/game.mpy"]:
         assert server.sent.count("/" + name) == 1, f"{name} sent {server.sent.count('/' + name)} times"
     assert not [w for w in warnings if "preload" in w.lower()], warnings

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-import build
+from site_src.builder import compress, offline
 from conftest import ENGINE_TIMEOUT_MS, PageProblems, SiteServer, engine_ready, ui_ready
 
 CACHE_TIMEOUT_S = 60
@@ -52,7 +52,7 @@ def sw_context(browser, server):
 
 
 def precache(site) -> list[str]:
-    text = (site / build.SERVICE_WORKER).read_text(encoding="utf-8")
+    text = (site / offline.SERVICE_WORKER).read_text(encoding="utf-8")
     return json.loads(re.search(r"const PRECACHE = (\[.*?\]);", text, re.S).group(1))
 
 
@@ -79,7 +79,7 @@ def wait_for_cache(page, name: str, entries: int) -> dict:
 
 
 def cache_name(site) -> str:
-    text = (site / build.SERVICE_WORKER).read_text(encoding="utf-8")
+    text = (site / offline.SERVICE_WORKER).read_text(encoding="utf-8")
     return re.search(r'const CACHE = CACHE_PREFIX \+ "([0-9a-f]+)"', text).group(1)
 
 
@@ -142,8 +142,8 @@ def test_a_new_build_replaces_the_cache(sw_context, site_copy, site_pages):
     text = css.read_text(encoding="utf-8") + "\n/* changed */\n"
     css.unlink()
     css.write_text(text, encoding="utf-8")
-    build.write_service_worker(site_copy, site_pages)
-    build.write_compressed(site_copy)  # (files are replaced, never edited: the copy's are hard links)
+    offline.write_service_worker(site_copy, site_pages)
+    compress.write_compressed(site_copy)  # (files are replaced, never edited: the copy's are hard links)
     second = "cribbage-" + cache_name(site_copy)
     assert second != first
 

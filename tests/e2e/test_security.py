@@ -85,7 +85,7 @@ def test_injected_scripts_and_remote_loads_are_blocked(page, problems, base_url,
     if template == "page":  # pages that run no Python cannot eval strings either
         assert page.evaluate("window.__evalBlocked") == "EvalError"
         assert page.evaluate("window.__evaled") is None
-    else:  # PyScript needs eval (see build.CSP_PYTHON_EXTRA)
+    else:  # PyScript needs eval (see CSP_PYTHON_EXTRA in site_src/builder/security.py)
         assert page.evaluate("window.__evaled") is True
 
 

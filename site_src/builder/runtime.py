@@ -1,0 +1,116 @@
+"""The browser runtime from node_modules: PyScript and MicroPython vendored, unused chunks left out, preloads."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from site_src.builder.compress import COMPRESSED_SUFFIXES
+from site_src.builder.output import copy_if_changed, copy_tree
+from site_src.builder.settings import NODE_MODULES, BuildError
+
+# Files the browser needs from node_modules: (package folder, files or None for "all but maps").
+RUNTIME_FILES = {
+    "pyscript": ("@pyscript/core/dist", None),
+    "micropython": ("@micropython/micropython-webassembly-pyscript", [
+        "micropython.mjs", "micropython.wasm",
+    ]),
+}
+
+
+def vendor_runtime(out: Path, node_modules: Path = NODE_MODULES) -> None:
+    """Copy only the browser runtime files the site loads from node_modules into dist/runtime/."""
+    if not node_modules.is_dir():
+        raise BuildError(f"{node_modules} is missing: run `npm ci` (or `make deps`) first")
+    wanted: set[Path] = set()
+    for name, (package, files) in RUNTIME_FILES.items():
+        src = node_modules / package
+        if not src.is_dir():
+            raise BuildError(f"{src} is missing: run `npm ci` (or `make deps`) to install the browser runtime")
+        if files is None:
+            rels = copy_tree(src, out / "runtime" / name, keep=lambda p, n=name: not is_unused_runtime_file(n, p))
+            wanted.update(Path(name) / rel for rel in rels)
+            check_runtime_imports(out / "runtime" / name)
+            continue
+        for file in files:
+            if not (src / file).is_file():
+                raise BuildError(f"{src / file} is missing: the installed package does not match package.json")
+            copy_if_changed(src / file, out / "runtime" / name / file)
+            wanted.add(Path(name) / file)
+    runtime = out / "runtime"
+    for path in sorted(runtime.rglob("*"), reverse=True):  # drop files a previous version left
+        rel = path.relative_to(runtime)
+        twin_of_wanted = path.suffix in COMPRESSED_SUFFIXES and rel.with_suffix("") in wanted
+        if path.is_file() and rel not in wanted and not twin_of_wanted:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+
+
+PYSCRIPT_UNUSED = (
+    "codemirror*.js", "index.js",  # the code editor of <script type="py-editor">
+    "xterm*", "mpy.js", "py.js",  # the terminal of <script terminal>
+    "pyodide_graph.js",  # resolving `packages = [...]` of a config
+    "zip.js",  # unpacking .zip and .whl entries of a config's [files]
+    "storage.js",  # pyscript.storage (IndexedDB)
+    "service-worker.js",  # the service-worker fallback of sync calls (sync_main_only skips it)
+    "core.css",  # styles of the editor and terminal
+)
+"""PyScript files (chunk names without their hash) the site never loads: the features they
+serve are unused (tests/build/test_built_budget.py checks that no page or config uses them)."""
+
+CHUNK_HASH_RE = re.compile(r"-[A-Za-z0-9_-]{8}(?=\.js$)")
+STATIC_IMPORT_RE = re.compile(r"""(?:\bfrom|\bimport)\s*["'](\./[^"']+)["']""")
+
+
+def chunk_name(file_name: str) -> str:
+    """A bundler chunk's name without its content hash: "core-C9KDLldu.js" -> "core.js"."""
+    return CHUNK_HASH_RE.sub("", file_name)
+
+
+def is_unused_runtime_file(package: str, path: Path) -> bool:
+    """True for vendored files the site never loads (source maps, unused PyScript chunks)."""
+    if path.suffix == ".map":
+        return True
+    from fnmatch import fnmatch
+
+    return package == "pyscript" and any(fnmatch(chunk_name(path.name), pattern) for pattern in PYSCRIPT_UNUSED)
+
+
+def check_runtime_imports(folder: Path) -> None:
+    """Every static import of a kept PyScript chunk must be kept too (dynamic ones are lazy)."""
+    for path in sorted(folder.glob("*.js")):
+        for target in STATIC_IMPORT_RE.findall(path.read_text(encoding="utf-8")):
+            if not (folder / target).is_file():
+                raise BuildError(f"runtime/{folder.name}/{path.name} imports {target}, which PYSCRIPT_UNUSED "
+                                 "leaves out of the build")
+
+
+CORE_SCRIPT_RE = re.compile(r'<script type="module" src="([^"]*)runtime/pyscript/core\.js"></script>\n?')
+
+
+def runtime_preloads(node_modules: Path = NODE_MODULES) -> list[str]:
+    """<link> tags (paths from the site root) that start the main thread's runtime downloads as
+    soon as the page's <head> is read, instead of one after the other as each file asks for the
+    next: PyScript's core chunk, then MicroPython and its wasm. (The Pyodide files are fetched
+    by the engine's worker, which cannot use a page's preloads: preloading them would fetch
+    them twice.)"""
+    core = (node_modules / "@pyscript/core/dist/core.js").read_text(encoding="utf-8")
+    chunk = re.search(r'from\s*"\./(core-[^"]+\.js)"', core)
+    links = [f'<link rel="modulepreload" href="runtime/pyscript/{chunk.group(1)}">'] if chunk else []
+    links += [
+        '<link rel="modulepreload" href="runtime/micropython/micropython.mjs">',
+        '<link rel="preload" href="runtime/micropython/micropython.wasm" as="fetch" type="application/wasm" '
+        "crossorigin>",
+    ]
+    return links
+
+
+def with_preloads(page_html: str, preloads: list[str]) -> str:
+    """A page that loads PyScript in its <head> also preloads the runtime (see runtime_preloads)."""
+    match = CORE_SCRIPT_RE.search(page_html)
+    if not match:
+        return page_html
+    prefix = match.group(1)
+    tags = "".join(tag.replace('href="', f'href="{prefix}', 1) + "\n" for tag in preloads)
+    return page_html[:match.end()] + tags + page_html[match.end():]

@@ -1,0 +1,60 @@
+"""Every page's Content-Security-Policy <meta>: static pages and pages that run Python."""
+
+from __future__ import annotations
+
+import re
+
+from site_src.builder.settings import BuildError
+
+CSP_STATIC = {
+    "default-src": ("'none'",),
+    "script-src": ("'self'",),
+    "style-src": ("'self'",),
+    "img-src": ("'self'",),
+    "manifest-src": ("'self'",),
+    "worker-src": ("'self'",),  # the offline service worker, /sw.js
+    "base-uri": ("'none'",),
+    "form-action": ("'self'",),
+}
+"""The policy of a page that runs no Python: only the site's own files, nothing inline, no eval."""
+
+CSP_PYTHON_EXTRA = {
+    # PyScript 0.7 compiles its plugin hooks with Function() on the page; 'unsafe-eval' also
+    # covers compiling MicroPython's WebAssembly.
+    "script-src": ("'unsafe-eval'",),
+    "connect-src": ("'self'",),  # fetch() of the configs, the .mpy modules and MicroPython's wasm
+    "worker-src": ("blob:",),  # PyScript starts the engine's worker from a blob: URL it makes
+}
+"""What a page that runs Python (PyScript with MicroPython, the engine's worker) needs on top."""
+
+CSP_META_RE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+CHARSET_META = '<meta charset="utf-8">'
+RUNS_PYTHON_RE = re.compile(r'<script\b[^>]*\stype="(?:mpy|py)"|/pyscript/core\.js"|/python-on-demand\.js"')
+STYLE_ATTR_RE = re.compile(r'<[a-zA-Z][^>]*?\sstyle="([^"]*)"')
+
+
+def runs_python(page_html: str) -> bool:
+    """True if the page starts PyScript, at once or on demand (static/python-on-demand.js)."""
+    return bool(RUNS_PYTHON_RE.search(page_html))
+
+
+def content_security_policy(page_html: str) -> str:
+    """The policy for one rendered page: CSP_STATIC, plus CSP_PYTHON_EXTRA if it runs Python.
+
+    No inline style="" attributes are allowed: pages style through the site's own stylesheets.
+    """
+    policy = {name: list(sources) for name, sources in CSP_STATIC.items()}
+    if runs_python(page_html):
+        for name, sources in CSP_PYTHON_EXTRA.items():
+            policy.setdefault(name, []).extend(sources)
+    return "; ".join(f"{name} {' '.join(sources)}" for name, sources in policy.items())
+
+
+def with_csp(page_html: str, where: str) -> str:
+    """The page with its Content-Security-Policy <meta> first in <head>, right after the charset."""
+    if CSP_META_RE.search(page_html):
+        raise BuildError(f"{where}: has its own Content-Security-Policy; build.py writes it")
+    if CHARSET_META not in page_html:
+        raise BuildError(f"{where}: needs {CHARSET_META} first in <head> (the policy follows it)")
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(page_html)}">'
+    return page_html.replace(CHARSET_META, f"{CHARSET_META}\n{meta}", 1)
