@@ -295,10 +295,10 @@ def test_home_page_says_what_cribbage_is(site):
 
 
 def test_fair_deal_panel_leads_with_what_it_means():
-    """Both the page's first paint and the game module's later text say what it means before SHA-256."""
+    """Both the page's first paint and the table view module's later text say what it means before SHA-256."""
     template = (ROOT / "site_src" / "templates" / "game.html").read_text(encoding="utf-8")
     intro = re.search(r'<p class="fair-intro" id="fair-intro">(.*?)</p>', template, re.S).group(1)
-    module = (ROOT / "site_src" / "app" / "game.py").read_text(encoding="utf-8")
+    module = (ROOT / "site_src" / "app" / "table_view.py").read_text(encoding="utf-8")
     start = module.index('("Every deal', module.index('q("fair-intro").textContent = ("Every deal'))
     later = "".join(re.findall(r'"([^"]*)"', module[start: module.index(")\n", start)]))
     assert later == intro
