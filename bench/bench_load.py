@@ -183,6 +183,8 @@ while decisions < __DECISIONS__:
     game += 1
     reply = json.loads(await engine.call("new_game", json.dumps({"difficulty": "hard", "seed": "decide-%d" % game})))
     result = reply["result"]
+    if game == 1:
+        await engine.call("warm_up", "{}")  # as bridge.py does after the page's first call
     while result["awaiting"] != "over" and decisions < __DECISIONS__:
         ask = {"game": result["game"], "difficulty": "hard"}
         if result["awaiting"] == "computer":

@@ -22,6 +22,7 @@ from engine.cards import card_name, cards_name, parse_card, parse_cards
 from engine.scoring import score_show
 
 PROG = "python -m engine"
+MAX_JOBS = 64  # worker processes a match may start
 
 COMMANDS: list = []  # functions that each add one subcommand's parser
 
@@ -161,7 +162,9 @@ def add_verify(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    """Print whether the seed matches; status 0 if it does, 1 if not."""
+    """Print whether the seed matches; status 0 if it does, 1 if not (2 for a malformed one)."""
+    fairdeal.parse_seed(args.seed)
+    fairdeal.parse_commitment(args.commitment)  # bad input is said so, never "no match"
     if fairdeal.verify(args.seed, args.commitment):
         print("match: the seed is the one committed to")
         return 0
@@ -261,8 +264,8 @@ def run_match(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
-    if args.jobs < 1:
-        raise ValueError(f"--jobs must be at least 1, got {args.jobs}")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise ValueError(f"--jobs must be from 1 to {MAX_JOBS}, got {args.jobs}")
     result = match.play_match(args.first, args.second, games=args.games, seed=args.seed,
                               jobs=args.jobs, target=args.target, muggins=args.muggins)
     if args.json:

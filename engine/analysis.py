@@ -34,6 +34,7 @@ import json
 
 from engine.cards import JACK, RANK_OF, RANKS, SUIT_OF, card_name, parse_cards
 from engine.compat import combinations, combinations_with_replacement, comb, round_to, value_counts
+from engine.messages import quoted
 from engine.scoring import (
     FIVE_CARD_FLUSH,
     HAND_FLUSH,
@@ -302,7 +303,7 @@ _CRIB_DATA: dict = {}
 
 def _check_table_document(data: object, where: str) -> dict:
     if not isinstance(data, dict) or data.get("format") != CRIB_TABLE_FORMAT:
-        raise ValueError(f"{where} is not a crib table (format {CRIB_TABLE_FORMAT!r})")
+        raise ValueError(f"{where} is not a crib table (format {quoted(CRIB_TABLE_FORMAT)})")
     if data.get("version") != CRIB_TABLE_VERSION:
         raise ValueError(f"{where} is crib table version {data.get('version')!r}; "
                          f"this engine reads version {CRIB_TABLE_VERSION}")
@@ -310,7 +311,7 @@ def _check_table_document(data: object, where: str) -> dict:
         matrix = data.get(kind)
         if not (isinstance(matrix, list) and len(matrix) == 13
                 and all(isinstance(row, list) and len(row) == 13 for row in matrix)):
-            raise ValueError(f"{where}: {kind!r} must be 13 rows of 13 figures")
+            raise ValueError(f"{where}: {quoted(kind)} must be 13 rows of 13 figures")
     single = data.get("single")
     if not (isinstance(single, list) and len(single) == 13):
         raise ValueError(f"{where}: 'single' must be 13 figures")
@@ -350,7 +351,7 @@ def crib_table(kind: str = "average") -> list[list[float]]:
     (6.77, 3.4, True)
     """
     if kind not in CRIB_TABLE_KINDS:
-        raise ValueError(f"unknown crib table {kind!r} (one of {', '.join(CRIB_TABLE_KINDS)})")
+        raise ValueError(f"unknown crib table {quoted(kind)} (one of {', '.join(CRIB_TABLE_KINDS)})")
     return [list(row) for row in load_crib_data()[kind]]
 
 
@@ -546,9 +547,9 @@ def discard_options(cards: "Iterable[int | str] | str", is_dealer: bool,
     if len(dealt) not in (5, 6):
         raise ValueError(f"a discard starts from 6 cards (two players) or 5 (three or four), got {len(dealt)}")
     if not isinstance(is_dealer, bool):
-        raise ValueError(f"is_dealer must be True or False, got {is_dealer!r}")
+        raise ValueError(f"is_dealer must be True or False, got {quoted(is_dealer)}")
     if crib not in CRIB_METHODS:
-        raise ValueError(f"crib must be one of {', '.join(CRIB_METHODS)}, got {crib!r}")
+        raise ValueError(f"crib must be one of {', '.join(CRIB_METHODS)}, got {quoted(crib)}")
     exact = conditional_crib_values(dealt) if crib == "exact" and len(dealt) == 6 else None
     held = set(dealt)
     starters = [c for c in range(52) if c not in held]

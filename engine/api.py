@@ -28,6 +28,7 @@ import json
 import sys
 
 from engine.compat import compact_json
+from engine.messages import quoted, shortened
 
 ENGINE_VERSION = "0.2.0"
 API_VERSION = 1
@@ -36,6 +37,7 @@ ENDPOINTS = {}
 """Every function the pages may call, by name: ``func(request: dict) -> dict``."""
 
 BAD_INPUT_ERRORS = (ValueError, KeyError, TypeError)
+MAX_MESSAGE = 300  # characters of a bad-input message (they quote at most a short piece of the input)
 
 
 def parse_request(request_json: "str | None") -> dict:
@@ -60,7 +62,7 @@ def endpoint(func):
     """Register ``func(request: dict) -> dict`` as the endpoint of the same name; return func."""
     name = func.__name__
     if name in ENDPOINTS or name == "call":
-        raise ValueError(f"An endpoint named {name!r} already exists.")
+        raise ValueError(f"An endpoint named {quoted(name)} already exists.")
     ENDPOINTS[name] = func
     return func
 
@@ -74,15 +76,17 @@ def call(name: str, request_json: str = "{}") -> str:
     func = ENDPOINTS.get(name)
     if func is None:
         return dump_reply(
-            {"ok": False, "error": {"kind": "unknown", "message": f"The engine has no function {name!r}."}}
+            {"ok": False, "error": {"kind": "unknown", "message": f"The engine has no function {quoted(name)}."}}
         )
     try:
         result = func(parse_request(request_json))
     except BAD_INPUT_ERRORS as error:
         if isinstance(error, KeyError):
-            message = f"The request is missing {error.args[0]!r}." if error.args else "The request is incomplete."
-        else:
-            message = str(error)
+            message = f"The request is missing {quoted(error.args[0])}." if error.args else "The request is incomplete."
+        elif isinstance(error, ValueError):
+            message = shortened(str(error), MAX_MESSAGE)
+        else:  # a TypeError is in Python's own words: say what it means instead
+            message = "The request holds a value of the wrong kind."
         return dump_reply({"ok": False, "error": {"kind": "bad_input", "message": message}})
     except Exception as error:  # reported to the page as a clear message, not a traceback
         return dump_reply(
@@ -162,7 +166,6 @@ def computer_move(request: dict) -> dict:
 # --- the hand calculator, the discard helper and the deal verifier ----------------------------
 
 SHOW_CARDS = 5  # four in the hand or crib, then the starter
-COMMITMENT_HEX_DIGITS = 64
 
 
 def _card_display(card: int) -> dict:
@@ -194,7 +197,7 @@ def _flag(request: dict, key: str, default: bool = False) -> bool:
         return True
     if value in (False, 0, "0", "false", None, ""):
         return False
-    raise ValueError(f"{key} must be true or false, not {value!r}")
+    raise ValueError(f"{key} must be true or false, not {quoted(value)}")
 
 
 def _by_rank(dealt: tuple) -> list[int]:
@@ -270,13 +273,7 @@ def verify_deal(request: dict) -> dict:
     given = request.get("commitment")
     if given is not None and not isinstance(given, str):
         raise ValueError("The commitment must be text of 64 hex digits.")
-    given = (given or "").strip().lower() or None
-    if given is not None:
-        bad = next((ch for ch in given if ch not in "0123456789abcdef"), None)
-        if bad is not None:
-            raise ValueError(f"A commitment has hex digits only (0-9, a-f); {bad!r} is not one.")
-        if len(given) != COMMITMENT_HEX_DIGITS:
-            raise ValueError(f"A commitment has {COMMITMENT_HEX_DIGITS} hex digits; this one has {len(given)}.")
+    given = fairdeal.parse_commitment(given) if given and given.strip() else None
     players = request.get("players", 2)
     dealer = request.get("dealer", 0)
     owners = fairdeal.deal_owners(players, dealer)
@@ -299,26 +296,29 @@ def verify_deal(request: dict) -> dict:
 
 @endpoint
 def stats_check(request: dict) -> dict:
-    """Check stored statistics text (``stats_text``); a bad record is replaced by a fresh one.
+    """Check stored statistics text (``stats_text``; null for a fresh record).
 
-    Replies ``{"stats", "notice"}``: notice is None, or a sentence for the player when the stored
-    record could not be read (``problem`` then says why, for the console).
+    Replies ``{"stats", "notice", "kept_aside", "problem"}``: ``stats`` is the record to use;
+    ``kept_aside`` is true when the stored text is no record (the page keeps it under a backup
+    key before saving anything over it; ``problem`` says why, for the console); ``notice`` is a
+    sentence for the player, or None. Unknown fields and an overlong recent list are mended
+    rather than refused.
     """
     from engine import stats
 
     text = request.get("stats_text")
     if text is not None and not isinstance(text, str):
         raise ValueError("stats_text must be text or null.")
-    record, problem = stats.parse_stats_text(text)
-    reply = {"stats": record, "notice": None if problem is None else stats.RESET_NOTICE}
-    if problem is not None:
-        reply["problem"] = problem
-    return reply
+    checked = stats.check_stats_text(text)
+    refused = checked["problem"] is not None
+    notice = stats.RESET_NOTICE if refused else (stats.REPAIR_NOTICE if checked["mended"] else None)
+    return {"stats": checked["stats"], "notice": notice, "kept_aside": refused,
+            "problem": checked["problem"], "mended": checked["mended"]}
 
 
 @endpoint
 def stats_record(request: dict) -> dict:
-    """Add a finished ``game`` (its JSON text) played at ``difficulty`` to ``stats``.
+    """Add a finished ``game`` (its JSON text) to ``stats``, at the level its computer played.
 
     ``stats`` null means a fresh record. Replies ``{"stats", "recorded", "summary"}``; recorded is
     false when the same game was already counted. An unfinished game is refused.

@@ -9,6 +9,8 @@ Ranks 0..12 are A 2 3 4 5 6 7 8 9 10 J Q K; suits 0..3 are clubs, diamonds, hear
 ['5H', '5S', '5D', 'JC']
 """
 
+from engine.messages import quoted
+
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
@@ -53,7 +55,7 @@ def make_card(rank: int, suit: int) -> int:
     'JD'
     """
     if not (0 <= rank < 13 and 0 <= suit < 4):
-        raise ValueError(f"no card has rank {rank!r} and suit {suit!r}")
+        raise ValueError(f"no card has rank {quoted(rank)} and suit {quoted(suit)}")
     return suit * 13 + rank
 
 
@@ -69,17 +71,17 @@ def parse_card(text: str) -> int:
     (0, 51, True)
     """
     if not isinstance(text, str):
-        raise ValueError(f"not a card: {text!r}")
+        raise ValueError(f"not a card: {quoted(text)}")
     token = text.strip().replace("\ufe0f", "")  # drop the emoji variation selector ("♥️")
     if len(token) < 2:
-        raise ValueError(f"not a card: {text!r} (expected a rank and a suit, like 5H or 10♠)")
+        raise ValueError(f"not a card: {quoted(text)} (expected a rank and a suit, like 5H or 10♠)")
     rank_text, suit_text = token[:-1].upper(), token[-1].upper()
     rank = _RANK_TOKENS.get(rank_text)
     if rank is None:
-        raise ValueError(f"unknown rank {rank_text!r} in card {text!r} (ranks: A 2-10 T J Q K)")
+        raise ValueError(f"unknown rank {quoted(rank_text)} in card {quoted(text)} (ranks: A 2-10 T J Q K)")
     suit = _SUIT_TOKENS.get(suit_text)
     if suit is None:
-        raise ValueError(f"unknown suit {suit_text!r} in card {text!r} (suits: C D H S or ♣ ♦ ♥ ♠)")
+        raise ValueError(f"unknown suit {quoted(suit_text)} in card {quoted(text)} (suits: C D H S or ♣ ♦ ♥ ♠)")
     return suit * 13 + rank
 
 
@@ -105,9 +107,9 @@ def parse_cards(cards: "str | Iterable[str | int]", count: int | None = None) ->
         elif is_card(token):
             card = token  # type: ignore[assignment]
         else:
-            raise ValueError(f"not a card: {token!r}")
+            raise ValueError(f"not a card: {quoted(token)}")
         if card in seen:
-            raise ValueError(f"duplicate card {token!r} (the {CARD_SPOKEN[card]} appears twice)")
+            raise ValueError(f"duplicate card {quoted(token)} (the {CARD_SPOKEN[card]} appears twice)")
         seen[card] = token
         result.append(card)
     if count is not None and len(result) != count:
@@ -117,7 +119,7 @@ def parse_cards(cards: "str | Iterable[str | int]", count: int | None = None) ->
 
 def _check(card: int) -> int:
     if not is_card(card):
-        raise ValueError(f"not a card: {card!r} (card ints run from 0 to 51)")
+        raise ValueError(f"not a card: {quoted(card)} (card ints run from 0 to 51)")
     return card
 
 

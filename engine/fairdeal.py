@@ -41,6 +41,7 @@ from collections import namedtuple
 
 from engine.cards import RANK_OF, card_name
 from engine.compat import sha256_hex
+from engine.messages import quoted
 
 SEED_BYTES = 16
 SEED_HEX_DIGITS = 2 * SEED_BYTES
@@ -98,7 +99,7 @@ def parse_seed(text: str) -> str:
     seed = text.strip().lower()
     bad = next((ch for ch in seed if ch not in _HEX_DIGITS), None)
     if bad is not None:
-        raise ValueError(f"a seed has hex digits only (0-9, a-f); {bad!r} is not one")
+        raise ValueError(f"a seed has hex digits only (0-9, a-f); {quoted(bad)} is not one")
     if len(seed) != SEED_HEX_DIGITS:
         raise ValueError(f"a seed has {SEED_HEX_DIGITS} hex digits; this one has {len(seed)}")
     return seed
@@ -121,6 +122,27 @@ def commitment(seed: str) -> str:
     '84e0c0eafaa95a34'
     """
     return sha256_hex(parse_seed(seed).encode("ascii"))
+
+
+COMMITMENT_HEX_DIGITS = 64
+
+
+def parse_commitment(text: str) -> str:
+    """Check a commitment and normalise it (strip whitespace, lowercase); ValueError if it is
+    not 64 hex digits.
+
+    >>> parse_commitment(" " + "AB" * 32)[:4]
+    'abab'
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"a commitment is text of {COMMITMENT_HEX_DIGITS} hex digits")
+    value = text.strip().lower()
+    bad = next((ch for ch in value if ch not in _HEX_DIGITS), None)
+    if bad is not None:
+        raise ValueError(f"a commitment has hex digits only (0-9, a-f); {quoted(bad)} is not one")
+    if len(value) != COMMITMENT_HEX_DIGITS:
+        raise ValueError(f"a commitment has {COMMITMENT_HEX_DIGITS} hex digits; this one has {len(value)}")
+    return value
 
 
 def verify(seed: str, commitment_hex: str) -> bool:
@@ -220,9 +242,9 @@ class Deal(namedtuple("Deal", "hands crib starter deck seed players dealer")):
 
 def _check_table(players: int, dealer: int) -> tuple[int, int]:
     if players not in DEAL_SIZES:
-        raise ValueError(f"deals are for {', '.join(map(str, sorted(DEAL_SIZES)))} players, not {players!r}")
+        raise ValueError(f"deals are for {', '.join(map(str, sorted(DEAL_SIZES)))} players, not {quoted(players)}")
     if not (type(dealer) is int and 0 <= dealer < players):
-        raise ValueError(f"the dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+        raise ValueError(f"the dealer must be a seat from 0 to {players - 1}, not {quoted(dealer)}")
     return DEAL_SIZES[players]
 
 

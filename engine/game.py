@@ -130,10 +130,9 @@ import json
 from engine import fairdeal
 from engine.cards import JACK, RANK_OF, VALUE_OF, card_name, is_card
 from engine.compat import Memo, canonical_json, combinations, compact_json, sha256_hex
+from engine.messages import quoted
 from engine.scoring import GO, HIS_HEELS, LAST_CARD, MAX_COUNT, score_play, score_show
 
-FORMAT_NAME = "cribbage-game"
-FORMAT_VERSION = 1
 TARGETS = (121, 61)
 PLAYER_COUNTS = (2, 3, 4)
 PHASES = ("discard", "play", "count", "over")
@@ -144,6 +143,8 @@ SKUNK_LINES = {121: (91, 61), 61: (31, None)}  # below the first: skunk; below t
 DISCARDS_EACH = {2: 2, 3: 1, 4: 1}
 CARDS_EACH = {2: 6, 3: 5, 4: 5}
 MAX_SEED_TEXT = 200
+PERSON = "person"  # a seat played by a person (the others are computers, by level)
+MAX_CLAIM = 29  # a muggins claim is a whole number of points from 0 to the highest count
 MAX_HANDS = 400  # far more than any game can take (every hand scores at least the last card)
 MAX_POINTS = 10_000
 
@@ -208,23 +209,37 @@ def _normalise_base_seed(seed: object) -> str | None:
     return text
 
 
-def new_game(seed: str | int | None = None, target: int = 121, muggins: bool = False,
-             players: int = 2) -> "GameState":
+def new_game(seed: "str | int | None" = None, target: int = 121, muggins: bool = False,
+             players: int = 2, seats: "list[str] | None" = None,
+             names: "list[str] | None" = None) -> "GameState":
     """Start a game: cut for first deal, then deal the first hand.
 
+    ``seed`` makes a practice game whose deals anyone can repeat; without it the game draws a
+    fresh secret seed (``fairdeal.new_seed``) that fixes its deals. ``seats`` says who sits
+    where: ``"person"`` or a computer's level by seat (default: people everywhere); ``names``
+    are the people's names (two people sharing a device), kept with the game.
+
     >>> g = new_game(seed=1, target=61)
-    >>> g.target, g.phase, g.hand_number, g.scores
-    (61, 'discard', 1, [0, 0])
+    >>> g.target, g.phase, g.hand_number, g.scores, g.practice
+    (61, 'discard', 1, [0, 0], True)
     """
     if not _is_int(players) or players not in PLAYER_COUNTS:
-        raise ValueError(f"players must be one of {', '.join(map(str, PLAYER_COUNTS))}, got {players!r}")
+        raise ValueError(f"players must be one of {', '.join(map(str, PLAYER_COUNTS))}, got {quoted(players)}")
     if not _is_int(target) or target not in TARGETS:
-        raise ValueError(f"target must be 121 or 61, got {target!r}")
+        raise ValueError(f"target must be 121 or 61, got {quoted(target)}")
     if not isinstance(muggins, bool):
-        raise ValueError(f"muggins must be True or False, got {muggins!r}")
-    base = _normalise_base_seed(seed)
-    state = GameState(players, target, muggins, base)
-    cut_seed = derive_seed(base, "cut") if base is not None else fairdeal.new_seed()
+        raise ValueError(f"muggins must be True or False, got {quoted(muggins)}")
+    if seats is None:
+        seats = [PERSON] * players
+    if not (isinstance(seats, list) and len(seats) == players and all(isinstance(k, str) for k in seats)):
+        raise ValueError(f"seats must name who sits in each of the {players} seats")
+    if names is not None and not (isinstance(names, list) and len(names) == players
+                                  and all(isinstance(n, str) for n in names)):
+        raise ValueError(f"names must give a name for each of the {players} seats")
+    practice = seed is not None
+    base = _normalise_base_seed(seed) if practice else fairdeal.new_seed()
+    state = GameState(players, target, muggins, base, practice, list(seats), names)
+    cut_seed = derive_seed(base, "cut")
     result = _cut(cut_seed, players)
     state.cut = {"seed": cut_seed, "cuts": [[int(s), int(c)] for s, c in result.cuts],
                  "dealer": int(result.dealer)}
@@ -238,12 +253,16 @@ def new_game(seed: str | int | None = None, target: int = 121, muggins: bool = F
 class GameState:
     """A game in progress: rules, scores, the current hand; build with new_game or from_json."""
 
-    def __init__(self, players: int, target: int, muggins: bool, base_seed: str | None) -> None:
+    def __init__(self, players: int, target: int, muggins: bool, base_seed: str, practice: bool = True,
+                 seats: "list[str] | None" = None, names: "list[str] | None" = None) -> None:
         """Set up an empty game shell (use new_game or from_json instead)."""
         self.players = players
         self.target = target
         self.muggins = muggins
-        self.base_seed = base_seed
+        self.base_seed = base_seed  # every deal follows from it (derive_seed)
+        self.practice = practice  # the seed was given (a practice game), not drawn in secret
+        self.seats = list(seats) if seats is not None else [PERSON] * players
+        self.names = list(names) if names is not None else None
         self.cut: dict = {}
         self.history: list[dict] = []
         self.tally: list[list[int]] = [[0] * len(SOURCES) for _ in range(players)]
@@ -355,8 +374,7 @@ class GameState:
             count = self.count()
             return [{"type": "play", "card": c} for c in sorted(self.held[seat])
                     if count + VALUE_OF[c] <= MAX_COUNT]
-        total = self._current_show().total
-        return [{"type": "count", "points": n} for n in range(total + 1)]
+        return [{"type": "count", "points": n} for n in range(MAX_CLAIM + 1)]
 
     def _check(self, action: object) -> dict:
         """Return the canonical form of a legal action or raise IllegalActionError saying why."""
@@ -364,10 +382,10 @@ class GameState:
             raise IllegalActionError("the game is over: no more actions")
         if not isinstance(action, dict):
             raise IllegalActionError(
-                f"an action is a dict such as {{'type': 'play', 'card': 4}}, got {action!r}")
+                f"an action is a dict such as {{'type': 'play', 'card': 4}}, got {quoted(action)}")
         kind = action.get("type")
         if kind not in ACTION_TYPES:
-            raise IllegalActionError(f"unknown action type {kind!r} (expected discard, play or count)")
+            raise IllegalActionError(f"unknown action type {quoted(kind)} (expected discard, play or count)")
         expected = self.phase  # each phase but "over" is named after the action it takes
         seat = self.to_act
         assert seat is not None
@@ -378,21 +396,21 @@ class GameState:
         field = _ACTION_FIELD[kind]
         extra = sorted(set(action) - {"type", "seat", field}, key=str)
         if extra:
-            raise IllegalActionError(f"unexpected key(s) {', '.join(map(repr, extra))} in a {kind} action")
+            raise IllegalActionError(f"unexpected key(s) {', '.join(map(quoted, extra))} in a {kind} action")
         if "seat" in action and (not _is_int(action["seat"]) or action["seat"] != seat):
-            raise IllegalActionError(f"it is seat {seat}'s turn, not seat {action['seat']!r}'s")
+            raise IllegalActionError(f"it is seat {seat}'s turn, not seat {quoted(action['seat'])}'s")
         if field not in action:
-            raise IllegalActionError(f"a {kind} action needs {field!r}")
+            raise IllegalActionError(f"a {kind} action needs {quoted(field)}")
         value = action[field]
         if kind == "discard":
             need = DISCARDS_EACH[self.players]
             if not isinstance(value, (list, tuple)):
-                raise IllegalActionError(f"discard 'cards' must be a list of {need} card(s), got {value!r}")
+                raise IllegalActionError(f"discard 'cards' must be a list of {need} card(s), got {quoted(value)}")
             if len(value) != need:
                 raise IllegalActionError(f"discard exactly {need} card(s) to the crib, got {len(value)}")
             for c in value:
                 if not is_card(c):
-                    raise IllegalActionError(f"not a card: {c!r} (card ints run from 0 to 51)")
+                    raise IllegalActionError(f"not a card: {quoted(c)} (card ints run from 0 to 51)")
             if len(set(value)) != len(value):
                 raise IllegalActionError(f"the same card twice in a discard: {[card_name(c) for c in value]}")
             for c in value:
@@ -401,7 +419,7 @@ class GameState:
             return {"type": "discard", "cards": sorted(value)}
         if kind == "play":
             if not is_card(value):
-                raise IllegalActionError(f"not a card: {value!r} (card ints run from 0 to 51)")
+                raise IllegalActionError(f"not a card: {quoted(value)} (card ints run from 0 to 51)")
             if value not in self.held[seat]:
                 raise IllegalActionError(f"seat {seat} does not hold {card_name(value)}")
             count = self.count()
@@ -410,12 +428,9 @@ class GameState:
                     f"{card_name(value)} would take the count from {count} to "
                     f"{count + VALUE_OF[value]}, past {MAX_COUNT}")
             return {"type": "play", "card": value}
-        if not _is_int(value) or value < 0:
-            raise IllegalActionError(f"a count is a whole number of points, 0 or more, got {value!r}")
-        if value > self._current_show().total:
-            raise IllegalActionError(
-                f"claim of {value} refused: it is more than the cards are worth; count again "
-                "(a claim may not exceed the true count)")
+        if not _is_int(value) or not 0 <= value <= MAX_CLAIM:
+            raise IllegalActionError(f"a count is a whole number of points from 0 to {MAX_CLAIM}, "
+                                     f"got {quoted(value)}")
         return {"type": "count", "points": value}
 
     # ----------------------------------------------------------------------------------------
@@ -476,10 +491,9 @@ class GameState:
                        "scores": self.scores, "skunk": self.skunk, "skunks": self.skunks})
         return True
 
-    def _start_hand(self, number: int, dealer: int, events: list[dict], seed: str | None = None) -> None:
-        """Deal hand `number` from its seed (derived, given, or fresh) and open the discard."""
-        if seed is None:
-            seed = derive_seed(self.base_seed, number) if self.base_seed is not None else fairdeal.new_seed()
+    def _start_hand(self, number: int, dealer: int, events: list[dict]) -> None:
+        """Deal hand `number` from its seed (derived from the game's) and open the discard."""
+        seed = derive_seed(self.base_seed, number)
         n = self.players
         deal = _dealt(seed, n, dealer)
         self._deal = deal
@@ -619,7 +633,7 @@ class GameState:
         events.append(self._show_event(self.show_step, result, points))
         source = _CRIB if what == "crib" else _HAND
         cards = list(result.hand) + [result.starter]
-        if points == result.total:
+        if points >= result.total:  # the true count, or more: only what the cards are worth scores
             for k, item in enumerate(result.items):
                 self._add(seat, item.points, item.kind, item.cards, source, events, show=what, joined=k > 0)
         else:
@@ -629,7 +643,7 @@ class GameState:
         if self._won(seat, events):
             return
         missed = result.total - points
-        if missed:
+        if missed > 0:
             claimant = (seat + 1) % self.players
             self._add(claimant, missed, "muggins", cards, _MUGGINS, events, show=what)
             if self._won(claimant, events):
@@ -644,7 +658,8 @@ class GameState:
     def _end_hand(self, events: list[dict]) -> None:
         events.append(self._hand_end_event())
         self.history.append({"hand": self.hand_number, "dealer": self.dealer, "seed": self.seed,
-                             "points": [list(p) for p in self.points]})
+                             "commitment": self.commitment, "points": [list(p) for p in self.points],
+                             "actions": list(self.actions)})
         self._start_hand(self.hand_number + 1, (self.dealer + 1) % self.players, events)
 
     # ----------------------------------------------------------------------------------------
@@ -652,7 +667,7 @@ class GameState:
 
     def _check_seat(self, seat: object) -> None:
         if not _is_int(seat) or not 0 <= seat < self.players:  # type: ignore[operator]
-            raise ValueError(f"no seat {seat!r} in a {self.players}-player game")
+            raise ValueError(f"no seat {quoted(seat)} in a {self.players}-player game")
 
     def _show_record(self, step: int) -> dict:
         seat, what = self._show_order()[step]
@@ -715,292 +730,30 @@ class GameState:
         }
 
     # ----------------------------------------------------------------------------------------
-    # Saving
+    # Saving (engine/record.py: a game is saved as a record of its rules, seating and actions)
 
     def to_dict(self) -> dict:
-        """The saved form as a fresh JSON-ready dict (see to_json)."""
-        return {
-            "format": FORMAT_NAME, "version": FORMAT_VERSION,
-            "players": self.players, "target": self.target, "muggins": self.muggins,
-            "seed": self.base_seed,
-            "cut": {"seed": self.cut["seed"], "cuts": [list(p) for p in self.cut["cuts"]],
-                    "dealer": self.cut["dealer"]},
-            "history": [{"hand": h["hand"], "dealer": h["dealer"], "seed": h["seed"],
-                         "points": [list(p) for p in h["points"]]} for h in self.history],
-            "tally": [list(t) for t in self.tally],
-            "scores": self.scores, "backs": list(self.backs),
-            "phase": self.phase, "to_act": self.to_act, "winner": self.winner,
-            "hand": {
-                "number": self.hand_number, "dealer": self.dealer, "seed": self.seed,
-                "held": [list(h) for h in self.held],
-                "discards": [None if d is None else list(d) for d in self.discards],
-                "crib": list(self.crib), "starter": self.starter,
-                "laid": [list(p) for p in self.laid], "count_start": self.count_start,
-                "go": list(self.gone), "show_step": self.show_step, "claims": list(self.claims),
-                "points": [list(p) for p in self.points],
-                "actions": [dict(a) for a in self.actions],
-            },
-        }
+        """The saved record as a fresh JSON-ready dict (see engine.record)."""
+        from engine import record
+
+        return record.to_record(self)
 
     def to_json(self) -> str:
-        """Compact JSON of the whole game (contains the seeds: not for other seats).
+        """The saved record as canonical JSON text (it holds the seed: not for other seats)."""
+        from engine import record
 
-        Keys come in the order the interpreter keeps them (``canonical_json(self.to_dict())`` is
-        the one text every interpreter writes for the game).
-        """
-        return compact_json(self.to_dict())
+        return record.record_text(record.to_record(self))
 
 
-# --------------------------------------------------------------------------------------------
-# Loading and validation
+def from_json(text: str) -> "GameState":
+    """Load a game saved by to_json, replaying every hand (engine.record.from_json)."""
+    from engine import record
+
+    return record.from_json(text)
 
 
-def _fail(message: str) -> GameFormatError:
-    return GameFormatError(f"not a valid saved game: {message}")
+def from_dict(data: object) -> "GameState":
+    """Load a game from the dict form of to_json (engine.record.from_dict)."""
+    from engine import record
 
-
-def _need(condition: bool, message: str) -> None:
-    if not condition:
-        raise _fail(message)
-
-
-def _keys(obj: object, keys: frozenset[str], where: str) -> dict:
-    if not isinstance(obj, dict):
-        raise _fail(f"{where} must be an object")
-    if set(obj) != keys:
-        missing = sorted(keys - set(obj))
-        extra = sorted(set(obj) - keys, key=str)
-        _need(not missing, f"{where} lacks {', '.join(missing)}")
-        raise _fail(f"{where} has unknown field(s) {', '.join(map(str, extra))}")
-    return obj
-
-
-def _same(a: object, b: object) -> bool:
-    """Equal as JSON (so 1, 1.0 and true are told apart)."""
-    return canonical_json(a) == canonical_json(b)
-
-
-def _int(value: object, where: str, low: int, high: int) -> int:
-    if not (type(value) is int and low <= value <= high):  # type: ignore[operator]
-        raise _fail(f"{where} must be a whole number from {low} to {high}, got {value!r}")
-    return value  # type: ignore[return-value]
-
-
-def _cards(value: object, where: str, max_len: int) -> list[int]:
-    if not (isinstance(value, list) and len(value) <= max_len):
-        raise _fail(f"{where} must be a list of at most {max_len} cards")
-    for c in value:
-        if not (type(c) is int and 0 <= c < 52):
-            raise _fail(f"{where} holds {c!r}, which is not a card (0..51)")
-    return value
-
-
-def _seed(value: object, where: str) -> str:
-    if fairdeal.is_normal_seed(value):
-        return value
-    _need(isinstance(value, str), f"{where} must be a seed string")
-    try:
-        fairdeal.parse_seed(value)  # type: ignore[arg-type]
-    except ValueError as error:
-        raise _fail(f"{where}: {error}") from None
-    raise _fail(f"{where} is not in normal form (32 lowercase hex digits)")
-
-
-def _points(value: object, n: int, where: str) -> list[list[int]]:
-    if not (isinstance(value, list) and len(value) == n):
-        raise _fail(f"{where} must list {n} seats")
-    for s, row in enumerate(value):
-        if not (isinstance(row, list) and len(row) == len(SOURCES)):
-            raise _fail(f"{where} for seat {s} must list {len(SOURCES)} sources ({', '.join(SOURCES)})")
-        if not all(type(p) is int and 0 <= p <= MAX_POINTS for p in row):
-            for p in row:
-                _int(p, f"{where} for seat {s}", 0, MAX_POINTS)
-    return value
-
-
-def _backs(value: object, scores: list[int], sides: list[int]) -> list[int]:
-    """Check the back pegs: below the score (0 before any points), shared by partners."""
-    n = len(scores)
-    if not (isinstance(value, list) and len(value) == n):
-        raise _fail(f"backs must list {n} seats")
-    for s, back in enumerate(value):
-        _int(back, f"seat {s}'s back peg", 0, MAX_POINTS)
-        _need(back < scores[s] or back == scores[s] == 0,
-              f"seat {s}'s back peg {back} is not behind its score {scores[s]}")
-        _need(all(value[t] == back for t in range(n) if sides[t] == sides[s]),
-              "partners share their pegs: their back pegs differ")
-    return value
-
-
-def from_json(text: str) -> GameState:
-    """Load a game saved by to_json; anything corrupt or tampered raises GameFormatError."""
-    if not isinstance(text, (str, bytes, bytearray)):
-        raise _fail(f"expected JSON text, got {type(text).__name__}")
-    try:
-        data = json.loads(text)
-    except (ValueError, RuntimeError):  # RuntimeError: nested too deep
-        raise _fail("the text is not JSON") from None
-    return from_dict(data)
-
-
-_TOP_KEYS = ("format", "version", "players", "target", "muggins", "seed", "cut", "history",
-             "tally", "scores", "phase", "to_act", "winner", "hand")
-_HAND_KEYS = ("number", "dealer", "seed", "held", "discards", "crib", "starter", "laid",
-              "count_start", "go", "show_step", "claims", "points", "actions")
-_OPTIONAL_KEYS = ("backs",)  # added later: games saved before it still load (back pegs at 0)
-_TOP_SET, _HAND_SET = frozenset(_TOP_KEYS), frozenset(_HAND_KEYS)
-_FULL_SET = _TOP_SET | frozenset(_OPTIONAL_KEYS)
-_CUT_SET = frozenset(("seed", "cuts", "dealer"))
-_HISTORY_SET = frozenset(("hand", "dealer", "seed", "points"))
-
-
-def from_dict(data: object) -> GameState:
-    """Load a game from the dict form of to_json (validated exactly as from_json does)."""
-    _need(isinstance(data, dict), "the top level must be an object")
-    assert isinstance(data, dict)
-    _need(data.get("format") == FORMAT_NAME, f"format must be {FORMAT_NAME!r}, got {data.get('format')!r}")
-    version = data.get("version")
-    _need(version == FORMAT_VERSION and _is_int(version),
-          f"unknown format version {version!r} (this engine reads version {FORMAT_VERSION})")
-    _keys(data, _FULL_SET if "backs" in data else _TOP_SET, "the game")
-
-    n = data["players"]
-    _need(_is_int(n) and n in PLAYER_COUNTS, f"players must be one of {PLAYER_COUNTS}, got {n!r}")
-    target = data["target"]
-    _need(_is_int(target) and target in TARGETS, f"target must be 121 or 61, got {target!r}")
-    _need(isinstance(data["muggins"], bool), "muggins must be true or false")
-    base = data["seed"]
-    _need(base is None or (isinstance(base, str) and 0 < len(base) <= MAX_SEED_TEXT),
-          "the game seed must be null or a short string")
-
-    # The cut for first deal, redrawn from its seed.
-    cut = _keys(data["cut"], _CUT_SET, "the cut")
-    cut_seed = _seed(cut["seed"], "the cut's seed")
-    if base is not None:
-        _need(cut_seed == derive_seed(base, "cut"), "the cut's seed does not follow from the game seed")
-    redrawn = _cut(cut_seed, n)
-    _need(_same(cut["cuts"], [[int(s), int(c)] for s, c in redrawn.cuts])
-          and _same(cut["dealer"], int(redrawn.dealer)),
-          "the cut does not match its seed")
-    first_dealer = cut["dealer"]
-
-    # One summary per finished hand; the deal alternates.
-    history = data["history"]
-    _need(isinstance(history, list) and len(history) < MAX_HANDS, "history must be a list of hands")
-    for i, h in enumerate(history):
-        _keys(h, _HISTORY_SET, f"history entry {i + 1}")
-        if not (_is_int(h["hand"]) and h["hand"] == i + 1):
-            raise _fail(f"history entry {i + 1} is numbered {h['hand']!r}")
-        if not (_is_int(h["dealer"]) and h["dealer"] == (first_dealer + i) % n):
-            raise _fail(f"history entry {i + 1}: the deal must alternate from the cut "
-                        f"(dealer {(first_dealer + i) % n})")
-        seed = _seed(h["seed"], f"history entry {i + 1}'s seed")
-        if base is not None and seed != derive_seed(base, i + 1):
-            raise _fail(f"history entry {i + 1}'s seed does not follow from the game seed")
-        _points(h["points"], n, f"history entry {i + 1} points")
-
-    hand = _keys(data["hand"], _HAND_SET, "the hand")
-    number = hand["number"]
-    _need(_is_int(number) and number == len(history) + 1,
-          f"the hand is numbered {number!r} after {len(history)} finished hand(s)")
-    dealer = hand["dealer"]
-    _need(_is_int(dealer) and dealer == (first_dealer + len(history)) % n,
-          "the deal must alternate: wrong dealer for the current hand")
-    hand_seed = _seed(hand["seed"], "the hand's seed")
-    if base is not None:
-        _need(hand_seed == derive_seed(base, number), "the hand's seed does not follow from the game seed")
-
-    # Cards: types, every card in exactly one place, and the deal of the stored seed.
-    held = hand["held"]
-    _need(isinstance(held, list) and len(held) == n, f"held must list {n} seats")
-    for s in range(n):
-        _cards(held[s], f"seat {s}'s hand", CARDS_EACH[n])
-    discards = hand["discards"]
-    _need(isinstance(discards, list) and len(discards) == n, f"discards must list {n} seats")
-    for s, d in enumerate(discards):
-        if d is not None:
-            _cards(d, f"seat {s}'s discards", DISCARDS_EACH[n])
-            _need(len(d) == DISCARDS_EACH[n], f"seat {s} discarded {len(d)} card(s)")
-    crib = _cards(hand["crib"], "the crib", 4)
-    starter = hand["starter"]
-    _need(starter is None or is_card(starter), f"the starter must be a card or null, got {starter!r}")
-    laid = hand["laid"]
-    _need(isinstance(laid, list) and len(laid) <= 4 * n, "laid must be a list of [seat, card]")
-    for entry in laid:
-        if not (isinstance(entry, list) and len(entry) == 2 and _is_int(entry[0]) and 0 <= entry[0] < n
-                and is_card(entry[1])):
-            raise _fail(f"laid must be a list of [seat, card], not {entry!r}")
-    places: dict[int, str] = {}
-    for where, cards in ([(f"seat {s}'s hand", held[s]) for s in range(n)]
-                         + [("the cards laid", [c for _, c in laid]), ("the crib", crib),
-                            ("the starter", [] if starter is None else [starter])]):
-        for c in cards:
-            if c in places:
-                raise _fail(f"{card_name(c)} is in two places ({places[c]} and {where})")
-            places[c] = where
-    deal = _dealt(hand_seed, n, dealer)
-    for s in range(n):
-        own = sorted(held[s] + [c for t, c in laid if t == s] + (discards[s] or []))
-        _need(own == sorted(deal.hands[s]), f"seat {s}'s cards are not the cards the hand's seed dealt to it")
-    expected_crib = sorted(list(deal.crib) + [c for d in discards if d is not None for c in d])
-    _need(sorted(crib) == expected_crib,
-          "the crib is not the cards the hand's seed and the discards put there")
-    _need(starter is None or starter == deal.starter, "the starter is not the card the hand's seed turns up")
-
-    # Scores: totals by source are the sums of the hands' points.
-    tally = _points(data["tally"], n, "tally")
-    points = _points(hand["points"], n, "the hand's points")
-    before = [[sum(column) for column in zip([0] * len(SOURCES), *(h["points"][s] for h in history))]
-              for s in range(n)]
-    for s in range(n):
-        for k in range(len(SOURCES)):
-            if tally[s][k] != before[s][k] + points[s][k]:
-                raise _fail(f"seat {s}'s {SOURCES[k]} total {tally[s][k]} is not the sum of its points "
-                            f"({before[s][k] + points[s][k]})")
-    sides = [s % 2 if n == 4 else s for s in range(n)]
-    sums = [sum(sum(tally[t]) for t in range(n) if sides[t] == sides[s]) for s in range(n)]
-    _need(_same(data["scores"], sums),
-          f"the scores {data['scores']!r} are not the sums of the points {sums!r}")
-    backs = _backs(data["backs"], sums, sides) if "backs" in data else [0] * n
-    _need(data["phase"] in PHASES, f"unknown phase {data['phase']!r}")
-    _need(data["to_act"] is None or _is_int(data["to_act"]), "to_act must be a seat or null")
-    _need(data["winner"] is None or _is_int(data["winner"]), "winner must be a seat or null")
-    actions = hand["actions"]
-    _need(isinstance(actions, list) and len(actions) <= 64, "actions must be a list")
-    _int(hand["count_start"], "count_start", 0, 4 * n)
-    _int(hand["show_step"], "show_step", 0, n + 1)
-    for key in ("go", "claims"):
-        _need(isinstance(hand[key], list) and len(hand[key]) <= 4 * n and all(map(_is_int, hand[key])),
-              f"{key} must be a list of whole numbers")
-
-    # Replay the current hand from its deal and require exactly the stored state.
-    state = GameState(n, target, data["muggins"], base)
-    state.cut = {"seed": cut_seed, "cuts": [list(p) for p in cut["cuts"]], "dealer": first_dealer}
-    state.history = [{"hand": h["hand"], "dealer": h["dealer"], "seed": h["seed"],
-                      "points": [list(p) for p in h["points"]]} for h in history]
-    state.tally = before
-    state.backs = list(backs)  # the replay moves the back pegs of the sides that score this hand
-    for s in range(n):
-        _need(state._side_score(s) < target, "a score had reached the target before the current hand")
-    state._start_hand(number, dealer, [], seed=hand_seed)
-    for i, action in enumerate(actions):
-        _need(state.phase != "over", f"action {i + 1} comes after the end of the game")
-        try:
-            state.apply(action)
-        except IllegalActionError as error:
-            raise _fail(f"stored action {i + 1} ({action!r}) is not legal: {error}") from None
-        _need(state.hand_number == number, "the stored actions run past the end of the hand")
-    # Every value was type-checked above (ints are ints, not true or 1.0), so == is exact here.
-    replayed = state.to_dict()
-    if "backs" not in data:
-        del replayed["backs"]
-    if replayed != data:
-        for key in _TOP_KEYS + (("backs",) if "backs" in data else ()):
-            if key == "hand":
-                for sub in _HAND_KEYS:
-                    _need(_same(replayed["hand"][sub], hand[sub]),
-                          f"the hand's {sub!r} does not match its own actions")
-            else:
-                _need(_same(replayed[key], data[key]), f"{key!r} does not match the game's actions")
-        raise _fail("the state does not match the game's actions")
-    return state
+    return record.from_dict(data)

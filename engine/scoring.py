@@ -19,6 +19,7 @@ analysis loops: a table keyed by the rank multiset of the five cards (built on f
 from collections import namedtuple
 from engine.cards import CARD_NAMES, JACK, RANK_OF, SUIT_OF, VALUE_OF, card_name, is_card, parse_card
 from engine.compat import combinations, combinations_with_replacement, product
+from engine.messages import quoted
 
 # Points, used by the game, the printable chart and the pages; never retyped elsewhere.
 FIFTEEN = 2
@@ -54,7 +55,7 @@ def number_name(n: int) -> str:
     ('twenty-nine', 'one hundred twenty-one', 'fifteen')
     """
     if not 0 <= n < 1000:
-        raise ValueError(f"no words for {n!r} (0 to 999 only)")
+        raise ValueError(f"no words for {quoted(n)} (0 to 999 only)")
     if n < 20:
         return _ONES[n]
     if n < 100:
@@ -142,7 +143,7 @@ def _as_card(value: int | str) -> int:
     if isinstance(value, str):
         return parse_card(value)
     if not is_card(value):
-        raise ValueError(f"not a card: {value!r} (card ints run from 0 to 51)")
+        raise ValueError(f"not a card: {quoted(value)} (card ints run from 0 to 51)")
     return value  # type: ignore[return-value]
 
 

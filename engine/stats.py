@@ -40,7 +40,8 @@ as the game keeps them.
 import json
 
 from engine.compat import canonical_json, round_to, sha256_hex
-from engine.game import SOURCES, GameState, from_dict, from_json
+from engine.game import PERSON, SOURCES, GameState, from_dict, from_json
+from engine.messages import quoted
 
 STATS_VERSION = 1
 DIFFICULTIES = ("easy", "hard")  # engine.players.PLAYER_NAMES
@@ -50,7 +51,10 @@ MAX_COUNT = 10**9
 MAX_SHOW = 29  # the most one hand or crib can score
 SUMMARY_VERSION = 1
 
-RESET_NOTICE = "Your saved statistics could not be read and were reset."
+RESET_NOTICE = ("Your saved statistics could not be read, so they start again from here; the old "
+                "record is kept aside on this device.")
+REPAIR_NOTICE = ("Your saved statistics held entries this version does not keep; they were left out "
+                 "and the rest of your record is as it was.")
 
 _RECORD_KEYS = ("games", "wins", "losses")
 _COUNT_KEYS = ("games", "wins", "losses", "streak", "best_streak", "twenty_nines",
@@ -88,7 +92,7 @@ def _is_int(value: object) -> bool:
 
 def _count(value: object, where: str) -> int:
     if not _is_int(value):
-        raise ValueError(f"{where} must be a whole number, got {_shown(value)}")
+        raise ValueError(f"{where} must be a whole number, got {quoted(value)}")
     if value < 0:  # type: ignore[operator]
         raise ValueError(f"{where} must not be negative, got {value}")
     if value > MAX_COUNT:  # type: ignore[operator]
@@ -96,14 +100,9 @@ def _count(value: object, where: str) -> int:
     return value  # type: ignore[return-value]
 
 
-def _shown(value: object) -> str:
-    text = json.dumps(value) if isinstance(value, (str, int, float, bool, type(None))) else type(value).__name__
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _exact_keys(obj: object, keys: frozenset[str], where: str) -> dict:
     if not isinstance(obj, dict):
-        raise ValueError(f"{where} must be an object, got {_shown(obj)}")
+        raise ValueError(f"{where} must be an object, got {quoted(obj)}")
     missing = sorted(keys - set(obj))
     if missing:
         raise ValueError(f"{where} lacks {', '.join(missing)}")
@@ -125,11 +124,11 @@ def _record(obj: object, where: str) -> dict:
 
 def _breakdown(obj: object, allowed: tuple[str, ...], where: str, games: int) -> dict:
     if not isinstance(obj, dict):
-        raise ValueError(f"{where} must be an object, got {_shown(obj)}")
+        raise ValueError(f"{where} must be an object, got {quoted(obj)}")
     out = {}
     for key, value in obj.items():
         if key not in allowed:
-            raise ValueError(f"{where} has unknown entry {_shown(key)} (expected one of {', '.join(allowed)})")
+            raise ValueError(f"{where} has unknown entry {quoted(key)} (expected one of {', '.join(allowed)})")
         out[key] = _record(value, f"{where}.{key}")
     total = sum(r["games"] for r in out.values())
     if total != games:
@@ -143,7 +142,7 @@ def _best(value: object, where: str, counted: int, what: str) -> int | None:
             raise ValueError(f"{where} is missing although {counted} {what} were counted")
         return None
     if not _is_int(value) or not 0 <= value <= MAX_SHOW:  # type: ignore[operator]
-        raise ValueError(f"{where} must be null or a whole number from 0 to {MAX_SHOW}, got {_shown(value)}")
+        raise ValueError(f"{where} must be null or a whole number from 0 to {MAX_SHOW}, got {quoted(value)}")
     if not counted:
         raise ValueError(f"{where} is {value} but no {what} were counted")
     return value  # type: ignore[return-value]
@@ -160,10 +159,10 @@ def parse_stats(obj: object) -> dict:
     ValueError: wins (1) and losses (0) do not add up to games (0)
     """
     if not isinstance(obj, dict):
-        raise ValueError(f"the statistics must be an object, got {_shown(obj)}")
+        raise ValueError(f"the statistics must be an object, got {quoted(obj)}")
     version = obj.get("version")
     if not (_is_int(version) and version == STATS_VERSION):
-        raise ValueError(f"unsupported statistics version {_shown(version)} (expected {STATS_VERSION})")
+        raise ValueError(f"unsupported statistics version {quoted(version)} (expected {STATS_VERSION})")
     _exact_keys(obj, _STATS_KEYS, "the statistics")
     out: "dict[str, Any]" = {"version": STATS_VERSION}
     for key in _COUNT_KEYS:
@@ -200,7 +199,7 @@ def parse_stats(obj: object) -> dict:
         raise ValueError(f"recent must be a list of at most {RECENT_MAX} game ids")
     for item in recent:
         if not (isinstance(item, str) and 8 <= len(item) <= 64 and all(c in "0123456789abcdef" for c in item)):
-            raise ValueError(f"recent holds something that is not a game id: {_shown(item)}")
+            raise ValueError(f"recent holds something that is not a game id: {quoted(item)}")
     if len(set(recent)) != len(recent):
         raise ValueError("recent lists a game twice")
     if len(recent) > games:
@@ -209,24 +208,57 @@ def parse_stats(obj: object) -> dict:
     return out
 
 
-def parse_stats_text(text: str | None) -> tuple[dict, str | None]:
-    """Read stored statistics text: (record, None), or (a fresh record, the reason it was refused).
+def repair_stats(obj: object) -> tuple:
+    """Mend a statistics record where that is safe, then check it: (record, what was mended).
 
-    Missing or empty text is simply a fresh record with no reason.
+    Fields this version does not know (as a newer version might write) are left out, and a
+    recent-games list grown past ``RECENT_MAX`` keeps its newest entries; everything else must
+    pass ``parse_stats`` as it is (ValueError otherwise).
 
-    >>> parse_stats_text(None)[1] is None, parse_stats_text("not json")[1]
+    >>> record, mended = repair_stats(dict(new_stats(), theme="dark"))
+    >>> record == new_stats(), mended
+    (True, ["left out the unknown field 'theme'"])
+    """
+    mended = []
+    if isinstance(obj, dict):
+        obj = dict(obj)
+        for key in sorted((k for k in obj if k not in _STATS_KEYS), key=str):
+            del obj[key]
+            mended.append(f"left out the unknown field {quoted(key)}")
+        points = obj.get("points")
+        if isinstance(points, dict):
+            unknown = sorted((k for k in points if k not in SOURCES), key=str)
+            if unknown:
+                obj["points"] = {k: v for k, v in points.items() if k in SOURCES}
+                mended += [f"left out the unknown points {quoted(k)}" for k in unknown]
+        recent = obj.get("recent")
+        if isinstance(recent, list) and len(recent) > RECENT_MAX:
+            obj["recent"] = recent[-RECENT_MAX:]
+            mended.append(f"kept the newest {RECENT_MAX} of {len(recent)} recent games")
+    return parse_stats(obj), mended
+
+
+def check_stats_text(text: "str | None") -> dict:
+    """Read stored statistics text: ``{"stats", "mended", "problem"}``.
+
+    ``problem`` is None when the record was read (``mended`` lists what was left out to read
+    it); otherwise it says why the text is not a record, and ``stats`` is a fresh one (the page
+    keeps the refused text aside). Missing or empty text is a fresh record with no problem.
+
+    >>> check_stats_text(None)["problem"] is None, check_stats_text("not json")["problem"]
     (True, 'the text is not JSON')
     """
     if text is None or not str(text).strip():
-        return new_stats(), None
+        return {"stats": new_stats(), "mended": [], "problem": None}
     try:
         obj = json.loads(text)
     except (ValueError, RuntimeError):  # RuntimeError: nested too deep
-        return new_stats(), "the text is not JSON"
+        return {"stats": new_stats(), "mended": [], "problem": "the text is not JSON"}
     try:
-        return parse_stats(obj), None
+        record, mended = repair_stats(obj)
     except ValueError as error:
-        return new_stats(), str(error)
+        return {"stats": new_stats(), "mended": [], "problem": str(error)}
+    return {"stats": record, "mended": mended, "problem": None}
 
 
 # --- the summary of a finished game ----------------------------------------------------------
@@ -250,19 +282,24 @@ def game_id(state: GameState) -> str:
     return sha256_hex(canonical_json(state.to_dict()))[:20]
 
 
-def game_summary(game: object, difficulty: str, seat: int = 0) -> dict:
+def game_summary(game: object, difficulty: "str | None" = None, seat: int = 0) -> dict:
     """What the statistics need from a finished game, for the player at ``seat``.
 
     ``game`` is a GameState, its ``to_json`` text or that text's dict form; a game still in
-    progress, or an unknown difficulty, is refused with ValueError.
+    progress, or an unknown difficulty, is refused with ValueError. The difficulty is the level
+    the computer was seated with in the game itself (``difficulty`` is only for games with no
+    computer, such as those of tests).
     """
     state = _load_game(game)
     if not state.is_over:
         raise ValueError("The game is not finished yet, so it cannot be added to the statistics.")
+    levels = sorted(set(kind for kind in state.seats if kind != PERSON))
+    if levels:
+        difficulty = levels[0]
     if difficulty not in DIFFICULTIES:
-        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {_shown(difficulty)}")
+        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {quoted(difficulty)}")
     if not _is_int(seat) or not 0 <= seat < state.players:
-        raise ValueError(f"no seat {_shown(seat)} in a {state.players}-player game")
+        raise ValueError(f"no seat {quoted(seat)} in a {state.players}-player game")
     hand_i, crib_i = SOURCES.index("hand"), SOURCES.index("crib")
     shows = cribs = twenty_nines = 0
     best_hand: int | None = None
@@ -319,13 +356,13 @@ def parse_summary(obj: object) -> dict:
     """Check a game summary as game_summary writes it; raise ValueError naming the problem."""
     summary = _exact_keys(obj, _SUMMARY_KEYS, "the game summary")
     if summary["version"] != SUMMARY_VERSION:
-        raise ValueError(f"unsupported summary version {_shown(summary['version'])}")
+        raise ValueError(f"unsupported summary version {quoted(summary['version'])}")
     if not (isinstance(summary["id"], str) and len(summary["id"]) == 20):
         raise ValueError("the game summary's id is not a game id")
     if summary["difficulty"] not in DIFFICULTIES:
-        raise ValueError(f"unknown difficulty {_shown(summary['difficulty'])}")
+        raise ValueError(f"unknown difficulty {quoted(summary['difficulty'])}")
     if str(summary["target"]) not in TARGET_KEYS or not _is_int(summary["target"]):
-        raise ValueError(f"unknown target {_shown(summary['target'])}")
+        raise ValueError(f"unknown target {quoted(summary['target'])}")
     if not isinstance(summary["won"], bool):
         raise ValueError("won must be true or false")
     for key in ("skunk_given", "skunk_taken"):

@@ -22,16 +22,20 @@ away; ``awaiting`` says a count is due. Narration follows how players speak at t
 ['cut', 'deal', 'hand']
 """
 
+import json
+
+from engine import record
+from engine.record import COMPUTER_SEED
 from engine.cards import CARD_NAMES, CARD_PRETTY, CARD_SPOKEN, RANK_OF, RANKS, SUIT_GLYPHS, SUITS, VALUE_OF
-from engine.game import (MAX_SEED_TEXT, PLAYER_COUNTS, SKUNK_LINES, TARGETS, GameState, events_for,
+from engine.game import (MAX_SEED_TEXT, PERSON, PLAYER_COUNTS, SKUNK_LINES, TARGETS, GameState, events_for,
                          from_json, new_game)
+from engine.messages import quoted, visible_text
 from engine.players import PLAYER_NAMES, get_player
 from engine.scoring import number_name
 
 HUMAN = 0
 COMPUTER = 1
 DIFFICULTIES = PLAYER_NAMES
-COMPUTER_SEED = "table"  # the computer's decisions depend only on this, the deal and its view
 SUBJECT = ("you", "the computer")
 POSSESSIVE = ("your", "the computer's")
 OWNER = ("yours", "the computer's")
@@ -48,7 +52,7 @@ PLAY_ITEM_WORDS = {"fifteen": "fifteen", "thirty_one": "thirty-one", "pair": "a 
                    "pair_royal": "a pair royal", "double_pair_royal": "a double pair royal"}
 SHOW_ITEM_WORDS = {"fifteen": "Fifteen", "pair": "Pair", "flush": "Flush", "nobs": "His nobs"}
 SKUNK_WORDS = {"skunk": "skunked", "double_skunk": "double skunked"}
-SAVED_GAME_UNREADABLE = "Your saved game could not be read; a new game was started."
+SAVED_GAME_UNREADABLE = "Your saved game could not be resumed."
 
 
 # --------------------------------------------------------------------------------------------
@@ -66,6 +70,11 @@ class Seating:
     >>> Seating(2, ["Ann", "Bob"]).subject(1), Seating(2, ["Ann", "Bob"]).humans
     ('Bob', [0, 1])
     """
+
+    @classmethod
+    def of(cls, state: GameState) -> "Seating":
+        """The seating a game was started with (its seats and people's names)."""
+        return cls(state.players, state.names if state.seats.count(PERSON) > 1 else None)
 
     def __init__(self, players: int = 2, pass_names: list[str] | None = None) -> None:
         self.players = players
@@ -337,9 +346,13 @@ def narrate(events: list[dict], seating: Seating = DEFAULT_SEATING) -> list[dict
                     break
                 events[j]["said"] = True
             head = _cap(_whose(e["seat"], e["show"], st))
-            if e["claimed"] is not None and e["claimed"] != e["total"]:
+            if e["claimed"] is not None and e["claimed"] < e["total"]:
                 say = (f"{head}: {st.subject(e['seat'])} claimed {number_name(e['claimed'])}, but it holds "
                        f"{number_name(e['total'])}: {e['spoken']}.")
+            elif e["claimed"] is not None and e["claimed"] > e["total"]:
+                say = (f"{head}: {st.subject(e['seat'])} claimed {number_name(e['claimed'])}, but it holds only "
+                       f"{number_name(e['total'])}, so {number_name(e['total'])} "
+                       f"{'is' if e['total'] == 1 else 'are'} scored: {e['spoken']}.")
             else:
                 say = f"{head}: {e['spoken']}." if e["items"] else f"{head}: nineteen, no points."
         elif kind == "score":
@@ -414,9 +427,10 @@ def _game_over_words(e: dict, seating: Seating = DEFAULT_SEATING) -> str:
 # Replies
 
 
-def page_view(state: GameState, seat: int = HUMAN) -> dict:
-    """A seat's view for the page: no count hints in the muggins count; shows with labels."""
-    view = state.view(seat)
+def page_view(state: GameState, seat: int = HUMAN, view: dict | None = None) -> dict:
+    """A seat's view for the page (or ``view``, taken earlier): cards in display order, shows
+    with labels, no list of counts in the muggins count (the person types the count)."""
+    view = state.view(seat) if view is None else view
     view["hand"] = sorted(view["hand"], key=display_order)
     if view["revealed"]:
         view["revealed"]["held"] = [sorted(h, key=display_order) for h in view["revealed"]["held"]]
@@ -431,7 +445,7 @@ def awaiting(state: GameState, seating: Seating = DEFAULT_SEATING) -> str:
     """What the game waits for: "discard", "play" or "count" from a person, "computer", "over"."""
     if state.is_over:
         return "over"
-    if state.to_act not in seating.humans:
+    if state.seats[state.to_act] != PERSON:
         return "computer"
     return state.phase
 
@@ -453,15 +467,18 @@ def reply(state: GameState, events: list[dict], seating: Seating = DEFAULT_SEATI
         if e["type"] == "hand":
             e["cards"] = sorted(e["cards"], key=display_order)
     cards = view_cards(view) | event_cards(shown)
+    text = state.to_json()
+    _remember(text, state)
     answer = {
-        "game": state.to_json(),
+        "game": text,
         "view": view,
         "events": shown,
         "to_act": state.to_act,
         "awaiting": awaiting(state, seating),
         "cards": {str(c): card_info(c) for c in sorted(cards)},
-        "practice": state.base_seed is not None,
-        "practice_seed": state.base_seed,
+        "seats": list(state.seats),
+        "practice": state.practice,
+        "practice_seed": state.base_seed if state.practice else None,
         "outcome": None if not state.is_over else _game_over_words(
             {"winner": state.winner, "scores": state.scores, "skunks": state.skunks}, seating),
         "result": result(state, seating),
@@ -527,24 +544,38 @@ SKUNK_KINDS_ORDER = ("none", "skunk", "double_skunk")
 def _difficulty(request: dict) -> str:
     difficulty = request.get("difficulty", "easy")
     if difficulty not in DIFFICULTIES:
-        raise ValueError(f"The computer plays {' or '.join(DIFFICULTIES)}, not {difficulty!r}.")
+        raise ValueError(f"The computer plays {' or '.join(DIFFICULTIES)}, not {quoted(difficulty)}.")
     return difficulty
 
 
+_LAST = {"text": None, "state": None}
+"""The game of the last reply, by its text: the page sends that text back with its next call,
+which then needs no replay of the whole game. Only an exact match of the text is used."""
+
+
+def _remember(text: str, state: GameState) -> None:
+    _LAST["text"], _LAST["state"] = text, state
+
+
 def _load(request: dict) -> GameState:
+    """The request's game: the last reply's (the same text) or its record replayed and checked."""
     text = request.get("game")
     if not isinstance(text, str):
         raise ValueError("The request has no game (the game's JSON text).")
+    if text == _LAST["text"]:
+        state = _LAST["state"]
+        _remember(None, None)  # it is about to change; the reply remembers the new text
+        return state
     return from_json(text)
 
 
-def seating_for(request: dict, players: int) -> Seating:
-    """The table's seating from a request: ``pass_and_play`` with ``names`` (two), or computers."""
+def seating_request(request: dict, players: int) -> "list[str] | None":
+    """The people's names for a new game shared on one device (``pass_and_play``), else None."""
     passing = request.get("pass_and_play", False)
     if not isinstance(passing, bool):
         raise ValueError("Pass and play is on or off (true or false).")
     if not passing:
-        return Seating(players)
+        return None
     if players != 2:
         raise ValueError("Two people can share one device in a two-player game only.")
     names = request.get("names")
@@ -552,15 +583,15 @@ def seating_for(request: dict, players: int) -> Seating:
         raise ValueError("Pass and play needs the two players' names.")
     clean = []
     for k, name in enumerate(names):
-        if not isinstance(name, str) or not " ".join(name.split()):
+        name = visible_text(name) if isinstance(name, str) else ""
+        if not name:
             raise ValueError(f"Player {k + 1} needs a name.")
-        name = " ".join(name.split())
         if len(name) > MAX_NAME:
             raise ValueError(f"A name is at most {MAX_NAME} characters: {name[:MAX_NAME]}\u2026")
         clean.append(name)
     if _ascii_lower(clean[0]) == _ascii_lower(clean[1]):
         raise ValueError("The two players need different names.")
-    return Seating(2, clean)
+    return clean
 
 
 def _ascii_lower(text: str) -> str:
@@ -568,18 +599,18 @@ def _ascii_lower(text: str) -> str:
     return "".join(chr(ord(ch) + 32) if "A" <= ch <= "Z" else ch for ch in text)
 
 
-def _seat(request: dict, state: GameState, seating: Seating) -> int:
+def _seat(request: dict, state: GameState) -> int:
     """The seat whose view the reply carries: ``seat`` (a person's seat), else the first person."""
-    seat = request.get("seat", seating.humans[0])
-    if type(seat) is not int or seat not in seating.humans:
-        raise ValueError(f"Seat {seat!r} is not a person's seat at this table.")
+    seat = request.get("seat", state.seats.index(PERSON))
+    if type(seat) is not int or not 0 <= seat < state.players or state.seats[seat] != PERSON:
+        raise ValueError(f"Seat {quoted(seat)} is not a person's seat at this table.")
     return seat
 
 
 def start(request: dict) -> dict:
     """A new game: options difficulty, target (121 or 61), muggins, players (2, 3 or 4),
     pass_and_play with names (two people, one device), and seed for a practice game."""
-    _difficulty(request)
+    difficulty = _difficulty(request)
     target = request.get("target", 121)
     if type(target) is not int or target not in TARGETS:
         raise ValueError("The game is played to 121 or to 61 points.")
@@ -589,36 +620,56 @@ def start(request: dict) -> dict:
     players = request.get("players", 2)
     if type(players) is not int or players not in PLAYER_COUNTS:
         raise ValueError("A game is for 2, 3 or 4 players.")
-    seating = seating_for(request, players)
+    names = seating_request(request, players)
+    seats = [PERSON] * players if names is not None else [PERSON] + [difficulty] * (players - 1)
     seed = request.get("seed")
     if seed is not None and (not isinstance(seed, str) or not seed.strip() or len(seed) > MAX_SEED_TEXT):
         raise ValueError(f"A practice seed is 1 to {MAX_SEED_TEXT} characters of text.")
-    state = new_game(seed=seed.strip() if seed else None, target=target, muggins=muggins, players=players)
-    return reply(state, state.start_events, seating, _seat(request, state, seating))
+    state = new_game(seed=seed.strip() if seed else None, target=target, muggins=muggins, players=players,
+                     seats=seats, names=names)
+    return reply(state, state.start_events, Seating.of(state), _seat(request, state))
 
 
 def resume(request: dict) -> dict:
-    """A saved game, checked by ``engine.game.from_json``, with the view of ``seat`` and no events."""
+    """A saved game, replayed and checked (engine.record), with the view of ``seat``.
+
+    The reply's events are those since a person last acted, and ``view_before`` the seat's
+    view just before that (null if nobody has acted yet): the page shows them again from
+    there, so a reload comes back to the table as it was, from the game itself.
+    """
+    text = request.get("game")
+    if not isinstance(text, str):
+        raise ValueError("The request has no game (the game's JSON text).")
     try:
-        state = _load(request)
+        data = json.loads(text)
+    except (ValueError, RuntimeError):
+        data = None
+    try:
+        state, events, before = record.replay(data, tail=True)
     except ValueError as error:
         raise ValueError(f"{SAVED_GAME_UNREADABLE} ({error})") from None
-    seating = seating_for(request, state.players)
-    return reply(state, [], seating, _seat(request, state, seating))
+    seating = Seating.of(state)
+    seat = _seat(request, state)
+    answer = reply(state, events, seating, seat)
+    answer["view_before"] = None if before is None else page_view(state, seat, before(seat))
+    if answer["view_before"] is not None:
+        answer["cards"].update({str(c): card_info(c) for c in sorted(view_cards(answer["view_before"]))})
+    return answer
 
 
 def act(request: dict) -> dict:
-    """Apply a person's action (``seat``, default 0); an illegal one is refused with the engine's reason."""
+    """Apply a person's action (``seat``, default the first person's); an illegal one, or one for
+    a computer's seat, is refused with the reason."""
     state = _load(request)
-    seating = seating_for(request, state.players)
-    seat = _seat(request, state, seating)
+    seat = _seat(request, state)
     action = request.get("action")
     if not isinstance(action, dict):
         raise ValueError("The request has no action.")
     if state.is_over:
         raise ValueError("The game is over: start a new one.")
+    seating = Seating.of(state)
     if state.to_act != seat:
-        if state.to_act in seating.humans:
+        if state.seats[state.to_act] == PERSON:
             raise ValueError(f"It is {seating.subject(state.to_act)}'s turn.")
         raise ValueError("It is the computer's turn, not yours.")
     move = dict(action)
@@ -628,16 +679,16 @@ def act(request: dict) -> dict:
 
 
 def computer_move(request: dict) -> dict:
-    """Let the computer to act choose from its own view and apply its one action."""
-    difficulty = _difficulty(request)
+    """Let the computer to act choose from its own view (at the level it was seated with) and apply
+    its one action; refused when a person is to act."""
     state = _load(request)
-    seating = seating_for(request, state.players)
     if state.is_over:
         raise ValueError("The game is over: start a new one.")
     seat = state.to_act
-    if seat in seating.humans:
+    level = state.seats[seat]
+    if level == PERSON:
         raise ValueError("It is your turn, not the computer's.")
     view = state.view(seat)
-    action = get_player(difficulty, seed=COMPUTER_SEED).choose(view, view["legal_actions"])
+    action = get_player(level, seed=COMPUTER_SEED).choose(view, view["legal_actions"])
     events = state.apply(action)
-    return reply(state, events, seating, _seat(request, state, seating))
+    return reply(state, events, Seating.of(state), _seat(request, state))

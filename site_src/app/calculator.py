@@ -155,6 +155,7 @@ class Tool:
             if error.kind == "bad_input":
                 self.set_message(capitalised(error.message))
                 self.set_state("error", self.FIX_NOTE)
+                self.set_query("")  # the address no longer carries the last good cards
             else:
                 self.set_state("error", "The engine could not finish. Please try again.")
                 bridge.show_error(error)

@@ -101,7 +101,8 @@ def on_count(event):
 
 
 async def claim(points):
-    """Send a muggins claim; a claim above the true count is refused inline."""
+    """Send a muggins claim. A claim is final: the engine scores what the cards are worth at
+    most, and the others take what was missed; the show then says which it was."""
     try:
         request = {"game": S["game"], "action": {"type": "count", "points": points}}
         request.update(seating_request())
@@ -208,18 +209,23 @@ def on_take_back(game_json):
 
 
 async def begin():
-    """Decide what the table shows first: a practice game, the saved game, or the setup."""
+    """Decide what the table shows first: a practice game (a ``?seed=`` link, kept apart from the
+    game in progress), the saved game, or the setup."""
     practice = url_options()
-    saved = store.load_game()
-    meta = store.load_game_meta() if saved is not None else None
-    if practice is not None:
+    if practice is not None:  # a practice link has a slot of its own: the game in progress stays
+        saved = store.load_game(practice=True)
+        meta = store.load_game_meta(practice=True) if saved is not None else None
         if (saved is not None and meta and meta.get("practice_seed") == practice["seed"]
                 and int(meta.get("players", 2)) == practice.get("players", 2)
                 and bool(meta.get("pass_and_play")) == bool(practice.get("pass_and_play"))):
-            await flow(lambda: resume_game(saved, meta))
+            await flow(lambda: resume_game(saved, meta, True))
         else:
             await flow(lambda: start_game(practice, practice["seed"]))
-    elif saved is not None:
+        show_notices()
+        return
+    saved = store.load_game()
+    meta = store.load_game_meta() if saved is not None else None
+    if saved is not None:
         await flow(lambda: resume_game(saved, meta))
     else:
         open_setup(False)

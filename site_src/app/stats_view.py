@@ -1,12 +1,12 @@
 """The statistics panel: fills a container (#stats-panel) with the player's record and a Reset button.
 
 Runs in MicroPython on the main thread. Everything is built with DOM calls and ``textContent``.
-``render`` draws at once from what is stored (store.load_stats), then has the engine check the
-record strictly (store.verify_stats) and redraws if that changed anything.
+``render`` draws the stored record once the engine has checked it (store.verify_stats: the
+record is engine/stats.py's, which the page never builds itself).
 
     import stats_view
     stats_view.render("#stats-body")
-    stats = await store.record_game(game_json, meta)
+    stats = await store.record_game(game_json)
     stats_view.refresh(stats)
 """
 
@@ -21,6 +21,8 @@ CONFIRM_RESET = "Forget all your statistics? This cannot be undone."
 EMPTY_TEXT = ("No games recorded yet. Finished games against the computer count here. Practice "
               "games do not: they are dealt from a seed in the page's address (?seed=\u2026), so anyone "
               "can replay the same cards.")
+
+LOADING_TEXT = "Reading your statistics\u2026"
 
 _view = {"container": None}
 
@@ -133,33 +135,34 @@ def _build(stats):
     return box
 
 
-def refresh(stats=None):
-    """Redraw the panel with this record (or the stored one)."""
+def refresh(stats):
+    """Redraw the panel with this record (one the engine has checked or made)."""
     container = _view["container"]
-    if container is None:
+    if container is None or stats is None:
         return
-    if stats is None:
-        stats = store.load_stats()
     container.replaceChildren(_build(stats))
+
+
+async def _reset():
+    refresh(await store.reset_stats())
 
 
 def _reset_clicked(event):
     if not window.confirm(CONFIRM_RESET):
-        return
-    refresh(store.reset_stats())
+        return None
+    return _reset()
 
 
-async def _verify():
-    before = store.load_stats()
-    checked = await store.verify_stats()
-    if checked != before:
-        refresh(checked)
+async def _load():
+    refresh(await store.verify_stats())
 
 
 def render(container_selector, stats=None):
-    """Fill the container with a record (one the engine just returned), or with the stored one,
-    in which case the engine's strict check follows in the background."""
+    """Fill the container with a record (one the engine just returned), or with the stored
+    record once the engine has read it (the panel says so meanwhile)."""
     _view["container"] = bridge.element(container_selector)
-    refresh(stats)
-    if stats is None:
-        bridge.launch(_verify(), quiet=True)
+    if stats is not None:
+        refresh(stats)
+        return
+    _view["container"].replaceChildren(_el("p", LOADING_TEXT, "stats-loading"))
+    bridge.launch(_load())

@@ -25,7 +25,10 @@ BEATS = {"slow": 1.6, "normal": 0.9, "fast": 0.3}  # seconds per beat of the com
 async def beat(n):
     """Wait n beats at the chosen speed."""
     if n > 0:
-        await asyncio.sleep(n * BEATS.get(S["settings"].get("speed"), BEATS["normal"]))
+        if S["catching_up"]:
+            await asyncio.sleep(0)  # a resumed game shows its last moves again without waiting
+        else:
+            await asyncio.sleep(n * BEATS.get(S["settings"].get("speed"), BEATS["normal"]))
 
 
 def peg(model):
@@ -145,8 +148,8 @@ def sync_model():
     hide_if_passing()
     board.set_scores(board_scores(S["model"]["scores"]), backs=view_backs())
     render()
-    if S["placed"]:
-        save()  # nothing left to show: a reload starts from the engine's view
+    S["catching_up"] = False
+    save(SHOWN)  # everything is on the table: a reload shows the engine's view as it is
 
 
 def view_backs():
@@ -191,7 +194,7 @@ async def reveal(seat):
     S["me"] = seat
     S["hidden"] = False
     S["hand_key"] = ""
-    take(reply)
+    take(dict(reply, events=[]))  # only this person's view: what happened is on the table already
     return True
 
 
@@ -214,6 +217,7 @@ async def pump():
             event = S["queue"].pop(0)
             stop = await show_event(event)
             if stop:
+                S["catching_up"] = False
                 save(stop)  # a reload comes back to this very stop
                 set_waiting(stop)
                 return
@@ -265,55 +269,46 @@ async def flow(step=None):
             bridge.launch(flow(restart))
 
 
-def take(reply):
-    """Keep an engine reply: the new game JSON (saved at once), view and events to show."""
+def take(reply, saved_stop=None):
+    """Keep an engine reply: the new game JSON (saved at once), view and events to show.
+
+    ``saved_stop``: the reply is a resumed game, saved already with this stop (see save).
+    """
     S["game"] = reply["game"]
     S["view"] = reply["view"]
     S["awaiting"] = reply["awaiting"]
     S["result"] = reply.get("result")
     S["cards"].update(reply["cards"])
     S["queue"].extend(reply["events"])
-    save("" if S["queue"] else None)
+    if saved_stop is None:
+        save(SHOWING)
+    else:
+        S["saved"] = (S["game"], saved_stop)
+
+
+SHOWN, SHOWING = "", "showing"
+"""Where the table stands when it saves: every event shown (SHOWN), events still to show
+(SHOWING), or waiting at a click the engine knows nothing of ("go", "next")."""
 
 
 def save(stop=None):
-    """Save the game's JSON (unless another tab has taken the game over).
+    """Save the game's JSON in its slot (a practice link's own, or the game in progress's),
+    with where the table stands (``stop``: see SHOWN).
 
-    With ``stop`` the save also keeps the table's position: "" while events are still to be
-    shown, "go" or "next" while the page waits at that click. The engine's game has already
-    moved on; this is only what the table shows, so a reload comes back to the same place.
+    The saved game is the engine's record; a reload asks the engine to replay it. The stop only
+    says whether to show the last moves again (up to the same click) or the table as it is: it
+    chooses among the engine's own replies, so a wrong one changes nothing else.
     """
     if S["game"] is None or S.get("readonly"):
         return
-    meta = S["meta"]
-    if stop is not None and S["model"] is not None:
-        meta = dict(meta)
-        meta[store.TABLE_KEY] = table_position(stop)
-    S["placed"] = stop is not None
-    store.save_game(S["game"], meta)
-
-
-def table_position(stop):
-    """The table as shown and the events still to show (store.check_table validates it on load)."""
-    return {"v": store.TABLE_VERSION, "game": store.fingerprint(S["game"]), "stop": stop,
-            "model": S["model"], "queue": S["queue"], "thrown": S["thrown"], "me": S["me"],
-            "pegs": board.peg_positions(), "cards": S["cards"]}
-
-
-def restore_table(position):
-    """Put the table back where the saved position says (the events still to show, the stop)."""
-    S["cards"].update(position["cards"])
-    S["model"] = position["model"]
-    S["queue"] = list(position["queue"])
-    S["thrown"] = list(position["thrown"])
-    S["selected"] = []
-    if S["passing"]:
-        S["me"] = position["me"]
-        S["hidden"] = True  # after a reload nobody's cards show until the right person taps
-        hide_if_passing()
-    board.set_scores(board_scores(S["model"]["scores"]), False,
-                     backs=[pegs[1] for pegs in position["pegs"]])
-    S["placed"] = True
+    meta = dict(S["meta"])
+    if stop is not None:
+        if (S["game"], stop) == S["saved"]:
+            return  # saved as it is (a resumed game in another tab must not be taken for nothing)
+        meta["stop"] = stop
+        S["saved"] = (S["game"], stop)
+    S["meta"] = meta
+    store.save_game(S["game"], meta, practice=S["practice_slot"])
 
 
 async def finish():
@@ -338,7 +333,7 @@ async def finish():
     if meta.get("recorded") or S.get("readonly"):
         return
     try:
-        stats = await store.record_game(S["game"], meta)
+        stats = await store.record_game(S["game"])
     except bridge.EngineError as error:
         bridge.show_error(error)
         return

@@ -12,11 +12,14 @@ from pyscript import document, window
 import board
 import bridge
 import store
+
+GAME_REFUSED = "Your saved game could not be resumed, so a new one was started."
+PRACTICE_REFUSED = "Your saved practice game could not be resumed, so it was dealt again."
 from table_state import (DIFFICULTY_WORDS, HUMAN, NAMES, S, blank_model, board_names, board_scores, cap,
                          is_multi, make, model_from_view, q, shown)
 from table_view import render
 from table_prompt import announce, set_waiting
-from table_flow import flow, hide_if_passing, restore_table, take, view_backs
+from table_flow import SHOWN, flow, hide_if_passing, take
 
 
 def read_setup():
@@ -192,9 +195,8 @@ async def start_game(options, seed=None):
     q("setup-message").textContent = ""
     close_setup()
     apply_seating(request, reply)
-    S["meta"] = {"difficulty": options["difficulty"], "practice": bool(reply["practice"]),
-                 "practice_seed": reply["practice_seed"], "recorded": False,
-                 "players": S["players"], "pass_and_play": S["passing"], "names": list(S["names"])}
+    S["meta"] = meta_from(reply)
+    S["practice_slot"] = bool(seed)  # only a practice link's game: never over the game in progress
     reset_table(options["target"])
     S["model"] = blank_model(reply["view"])
     take(reply)
@@ -202,58 +204,55 @@ async def start_game(options, seed=None):
     return True
 
 
-async def resume_game(text, meta):
-    """Put a saved game back on the table, checked by the engine first."""
+async def resume_game(text, meta, practice=False):
+    """Put a saved game back on the table: the engine replays it (refusing anything that is not
+    a whole game) and its reply shows the last moves again, from where the person last acted."""
     q("prompt").textContent = "Picking up your game where you left it\u2026"
-    shown("practice-badge", bool((meta or {}).get("practice")))
-    meta = dict(meta or {})
-    saved_table = meta.pop(store.TABLE_KEY, None)
-    request = {"game": text}
-    if meta.get("pass_and_play"):
-        request.update({"pass_and_play": True, "names": list(meta.get("names") or [])})
+    shown("practice-badge", practice or bool((meta or {}).get("practice")))
     try:
-        reply = await bridge.call("resume_game", request)
+        reply = await bridge.call("resume_game", {"game": text})
         q("prompt").textContent = ""
     except bridge.EngineError as error:
         if error.kind != "bad_input":
             raise
-        store.reject_game(error.message.split(" (")[0])
+        js.console.warn("Saved game refused:", error.message)  # expected after damage or an edit
+        store.reject_game(PRACTICE_REFUSED if practice else GAME_REFUSED, practice)
         show_notices()
-        await start_game(S["settings"])
+        options = dict(S["settings"])
+        if practice and (meta or {}).get("practice_seed"):
+            options["seed"] = meta["practice_seed"]
+        await start_game(options, options.get("seed"))
         return True
-    apply_seating({"players": reply["view"]["players"], "pass_and_play": bool(request.get("pass_and_play")),
-                   "names": request.get("names")}, reply)
-    if meta.get("difficulty") not in DIFFICULTY_WORDS:
-        meta["difficulty"] = "easy"
-    meta["practice"] = bool(reply["practice"])
-    meta["practice_seed"] = reply["practice_seed"]
-    S["meta"] = meta
+    apply_seating({"players": reply["view"]["players"], "pass_and_play": reply.get("pass_and_play")}, reply)
+    S["meta"] = meta_from(reply, bool((meta or {}).get("recorded")))
+    S["practice_slot"] = practice
     close_setup()
     reset_table(reply["view"]["target"])
-    S["cards"].update(reply["cards"])
-    S["game"] = reply["game"]
-    S["view"] = reply["view"]
-    S["awaiting"] = reply["awaiting"]
-    S["result"] = reply.get("result")
-    view = reply["view"]
-    position = None
-    if saved_table is not None:
-        position = store.check_table(saved_table, text, view["players"], view["target"])
-    if position is not None:
-        restore_table(position)
-        S["cards"].update(reply["cards"])
-        render()
-        announce("Welcome back: your game is as you left it.")
-        if position["stop"]:
-            set_waiting(position["stop"])
-            return False  # waiting at the same click as before the reload
-        return True  # the events not yet shown follow
-    S["model"] = model_from_view(view)
+    before = reply.get("view_before")
+    if (meta or {}).get("stop") == SHOWN:  # everything had been shown: the table as it is
+        before, reply = reply["view"], dict(reply, events=[])
+    S["model"] = blank_model(reply["view"]) if before is None else model_from_view(before)
     hide_if_passing()
-    board.set_scores(board_scores(S["model"]["scores"]), False, backs=view_backs())
+    backs = board_scores(before["backs"]) if before is not None else None
+    board.set_scores(board_scores(S["model"]["scores"]), False, backs=backs)
+    S["catching_up"] = True
+    take(reply, saved_stop=(meta or {}).get("stop"))
     render()
     announce("Welcome back: your game is as you left it.")
     return True
+
+
+def meta_from(reply, recorded=False):
+    """The page's notes on a game, from the engine's reply: the computer's level, practice or
+    not, the seating, and whether the statistics have counted it."""
+    level = "easy"
+    for kind in reply.get("seats") or []:
+        if kind != "person":
+            level = kind
+            break
+    return {"difficulty": level, "practice": bool(reply["practice"]), "practice_seed": reply["practice_seed"],
+            "recorded": bool(recorded), "players": S["players"], "pass_and_play": S["passing"],
+            "names": list(S["names"])}
 
 
 def show_notices():

@@ -58,7 +58,9 @@ S = {
     "passing": False,    # two people sharing the device (pass and play)
     "me": HUMAN,         # the person whose cards the table shows (pass and play: either seat)
     "hidden": False,     # pass and play: both hands hidden until the next person taps
-    "placed": False,     # the last save holds the table's position (events still to show, a stop)
+    "catching_up": False,  # a resumed game's last moves are being shown again (no waiting)
+    "practice_slot": False,  # the game came from a practice link: saved apart from the game in progress
+    "saved": None,       # (game JSON, stop) as last saved or loaded
     "opening_cut": None,  # the cut for first deal, shown beside the first hand until a discard
 }
 

@@ -341,8 +341,11 @@ def show_block(index, record):
     claimed = record.get("claimed")
     if claimed is not None and claimed != record["total"]:
         claimer = who(record["seat"]) if is_multi() else ("You" if record["seat"] == HUMAN else "The computer")
-        block.append(make("p", "show-claim", claimer + " claimed " + str(claimed) + "; muggins took the other "
-                          + str(record["total"] - claimed) + "."))
+        if claimed < record["total"]:
+            said = "; muggins took the other " + str(record["total"] - claimed) + "."
+        else:
+            said = ", but the cards hold only " + str(record["total"]) + ", so " + str(record["total"]) + " scored."
+        block.append(make("p", "show-claim", claimer + " claimed " + str(claimed) + said))
     if record["items"]:
         items = make("div", "show-items")
         for first, last in item_runs(record["items"]):

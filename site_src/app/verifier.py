@@ -74,6 +74,7 @@ class Checker:
         except bridge.EngineError as error:
             if seq != self.seq:
                 return
+            show(self.output, False)  # no earlier verdict stays on screen beside the message
             if error.kind == "bad_input":
                 self.set_message(capitalised(error.message))
                 self.set_state("error", "Fix the seed or the commitment to check the deal.")

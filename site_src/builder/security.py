@@ -26,6 +26,10 @@ CSP_PYTHON_EXTRA = {
     "worker-src": ("blob:",),  # PyScript starts the engine's worker from a blob: URL it makes
 }
 """What a page that runs Python (PyScript with MicroPython, the engine's worker) needs on top."""
+# No Trusted Types: with require-trusted-types-for 'script', PyScript 0.7 cannot start (it
+# builds its hooks with Function(), which Trusted Types refuse; measured). The site's own one
+# HTML sink, the board's SVG (site_src/app/board.py), holds only numbers and fixed words, and
+# pages that run no Python have no sink at all.
 
 CSP_META_RE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 CHARSET_META = '<meta charset="utf-8">'

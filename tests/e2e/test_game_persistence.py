@@ -14,6 +14,7 @@ import pytest
 
 from engine.game import new_game
 from engine.players import get_player
+from engine.record import COMPUTER_SEED
 from engine.stats import parse_stats
 
 KEY_GAME = "cribbage.game.v1"
@@ -137,8 +138,9 @@ def nearly_finished_game(target=61, practice=False) -> str:
     """A real game close to its end, the person to discard: fresh random deals, or for a
     practice game deals from a seed."""
     for attempt in range(50):
-        state = new_game(seed=f"practice-{attempt}" if practice else None, target=target)
-        movers = [get_player("easy", seed=1), get_player("easy", seed=2)]
+        state = new_game(seed=f"practice-{attempt}" if practice else None, target=target,
+                         seats=["person", "easy"])
+        movers = [get_player("easy", seed=1), get_player("easy", seed=COMPUTER_SEED)]  # the seated computer
         while not state.is_over:
             if state.phase == "discard" and state.to_act == 0 and max(state.scores) >= target - 8:
                 return state.to_json()
@@ -186,7 +188,7 @@ def test_reload_mid_hand_resumes_the_same_hand(page, problems, wait_for_engine):
 
 
 GAME_NOTICE = "saved game could not be"
-STATS_NOTICE = "statistics could not be read and were reset"
+STATS_NOTICE = "statistics could not be read, so they start again"
 SETTINGS_NOTICE = "settings could not be read"
 TAKEN_OVER = "now being played in another tab"
 
@@ -222,7 +224,7 @@ def test_subtly_wrong_data_is_caught_by_the_engine(page, problems, wait_for_engi
     stats["by_difficulty"] = {"easy": {"games": 1, "wins": 1, "losses": 0}}
     stats["by_target"] = {"121": {"games": 1, "wins": 1, "losses": 0}}
     tampered = json.loads(nearly_finished_game())
-    tampered["scores"] = [60, 0]  # no longer the sum of the points
+    tampered["scores"] = [60, 0]  # not part of a saved game: scores come from replaying it
     set_storage_and_reload(page, [[KEY_STATS, json.dumps(stats)],
                                   [KEY_GAME, saved_envelope(json.dumps(tampered),
                                                             {"difficulty": "easy", "practice": False})]],

@@ -189,7 +189,7 @@ def nothing_private_shown(page, hands: list[list[int]]) -> None:
 # --- tests -----------------------------------------------------------------------------------
 
 
-def test_pass_and_play_muggins_true_count_undercount_and_overcount(game_page):
+def test_pass_and_play_muggins_undercount_overcount_and_true_count(game_page):
     page = game_page
     seed = find_seed("pass-mug", pone_undercounts_two)
     counts, after_hand = pass_first_hand(seed, under=2)
@@ -210,17 +210,6 @@ def test_pass_and_play_muggins_true_count_undercount_and_overcount(game_page):
     assert page.inner_text("#prompt") == "Count your hand with the starter."
     assert page.is_visible("#count-form")
     scores = scores_by_seat(page)
-
-    # More than the cards hold: refused with the engine's message; nothing changes.
-    page.fill("#count-input", str(pone_total + 1))
-    before = turn(page)
-    page.click("#count-button")
-    assert wait_decision(page, before) == "count"
-    message = page.inner_text("#count-message")
-    assert "refused" in message and "count again" in message, message
-    assert "Traceback" not in message and not page.is_visible("#app-error")
-    assert scores_by_seat(page) == scores
-    assert page.locator("#show-area .show-block:not(.is-counting)").count() == 0
 
     # Two less than it holds: accepted, and the other person takes the two missed, by name.
     page.fill("#count-input", str(pone_total - 2))
@@ -248,17 +237,18 @@ def test_pass_and_play_muggins_true_count_undercount_and_overcount(game_page):
     assert kind == "count"
     assert NAMES[dealer] in page.locator("#show-area .is-counting .show-title").inner_text()
 
-    # The true count: accepted as it stands, no muggins.
+    # More than the cards hold: final too; only the true count scores, and no muggins.
     muggins_lines = said.count("Muggins!")
-    page.fill("#count-input", str(dealer_total))
+    page.fill("#count-input", str(dealer_total + 3))
     before = turn(page)
     page.click("#count-button")
     kind = wait_decision(page, before)
     assert kind == "count"  # the dealer's crib follows, same person, no pass
     said = "\n".join(log_lines(page))
-    assert said.count("Muggins!") == muggins_lines
+    assert said.count("Muggins!") == muggins_lines, said
     dealer_block = page.locator("#show-area .show-block:not(.is-counting)").nth(1)
-    assert dealer_block.locator(".show-claim").count() == 0
+    assert dealer_block.locator(".show-claim").inner_text() == (
+        f"{NAMES[dealer]} claimed {dealer_total + 3}, but the cards hold only {dealer_total}, so {dealer_total} scored.")
     assert dealer_block.locator(".show-total").inner_text() == str(dealer_total)
     expected[dealer] += dealer_total
     assert scores_by_seat(page) == expected
@@ -272,7 +262,7 @@ def test_pass_and_play_muggins_true_count_undercount_and_overcount(game_page):
     expected[dealer] += crib_total
     assert scores_by_seat(page) == expected == after_hand["view"]["scores"]
     assert "\n".join(log_lines(page)).count("Muggins!") == muggins_lines
-    assert page.locator("#show-area .show-claim").count() == 1
+    assert page.locator("#show-area .show-claim").count() == 2  # the undercount and the overcount
     assert not page.is_visible("#app-error")
 
 

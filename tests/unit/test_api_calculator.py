@@ -161,7 +161,7 @@ def test_verify_deal_checks_the_commitment():
     ({"seed": ""}, "this one has 0"),
     ({"seed": 12}, "a seed is text"),
     ({}, "missing 'seed'"),
-    ({"seed": SEEDS[0], "commitment": "abc"}, "A commitment has 64 hex digits; this one has 3."),
+    ({"seed": SEEDS[0], "commitment": "abc"}, "a commitment has 64 hex digits; this one has 3"),
     ({"seed": SEEDS[0], "commitment": "x" * 64}, "hex digits only"),
     ({"seed": SEEDS[0], "commitment": 7}, "must be text"),
 ])

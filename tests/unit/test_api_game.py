@@ -51,13 +51,12 @@ def person_action(result: dict, player) -> dict:
 def hidden_cards(result: dict) -> set[int]:
     """The cards seat 0 must not see now: the computer's hand, its discards until the crib is
     shown, and the starter until it is turned."""
-    data = json.loads(result["game"])
-    hand = data["hand"]
-    hidden = set(hand["held"][1])
-    if result["view"]["crib"] is None and hand["discards"][1]:
-        hidden.update(hand["discards"][1])
-    if hand["starter"] is None:
-        hidden.add(fairdeal.deal(hand["seed"], 2, hand["dealer"]).starter)
+    state = from_json(result["game"])
+    hidden = set(state.held[1])
+    if result["view"]["crib"] is None and state.discards[1]:
+        hidden.update(state.discards[1])
+    if state.starter is None:
+        hidden.add(fairdeal.deal(state.seed, 2, state.dealer).starter)
     return hidden
 
 
@@ -81,7 +80,7 @@ def assert_nothing_hidden(result: dict) -> None:
         assert CARD_SPOKEN[card] not in text
         assert not re.search(rf"(?<![0-9A-Z]){CARD_NAMES[card]}(?![0-9A-Z])", text), CARD_NAMES[card]
     # The person's own cards are exactly seat 0's hand.
-    assert set(result["view"]["hand"]) == set(json.loads(result["game"])["hand"]["held"][0])
+    assert set(result["view"]["hand"]) == set(from_json(result["game"]).held[0])
 
 
 def play_out(result: dict, difficulty: str = "easy", check=None,
@@ -89,6 +88,7 @@ def play_out(result: dict, difficulty: str = "easy", check=None,
     """Play a game to its end through the endpoints; the person is an easy computer player."""
     person = get_player("easy", seed="person")
     events = list(result["events"])
+    PLAYED["since_person"] = list(events)
     for _ in range(limit):
         if check is not None:
             check(result)
@@ -98,8 +98,13 @@ def play_out(result: dict, difficulty: str = "easy", check=None,
             result = ok("computer_move", {"game": result["game"], "difficulty": difficulty})
         else:
             result = ok("act", {"game": result["game"], "action": person_action(result, person)})
+            PLAYED["since_person"] = []
         events += result["events"]
+        PLAYED["since_person"] += result["events"]
     raise AssertionError("the game did not end")
+
+
+PLAYED = {"since_person": []}  # the events since the person last acted, in the last play_out
 
 
 # --------------------------------------------------------------------------------------------
@@ -131,9 +136,12 @@ def test_a_whole_game_through_the_endpoints_easy_against_easy():
             totals[e["seat"]] += e["points"]
             assert e["total"] == totals[e["seat"]]
     assert totals == view["scores"]
-    # The game JSON sent to the page is a valid saved game that resumes to the same view.
+    # The game JSON sent to the page is a valid saved game that resumes to the same view, with
+    # the events since the person last acted replayed, from the view just before that action.
+    tail = PLAYED["since_person"]
     resumed = ok("resume_game", {"game": final["game"]})
-    assert resumed["view"] == view and resumed["events"] == []
+    assert resumed["view"] == view and resumed["events"] == tail and tail
+    assert resumed["view_before"]["hand_number"] <= view["hand_number"]
     # The hand seeds revealed match the commitments shown at each deal.
     commitments = [e["commitment"] for e in events if e["type"] == "deal"]
     seeds = [e["seed"] for e in events if e["type"] == "hand_end"]
@@ -144,7 +152,9 @@ def test_a_whole_game_through_the_endpoints_easy_against_easy():
 def test_a_real_game_is_not_practice_and_the_hard_computer_moves():
     result = ok("new_game", {"difficulty": "hard", "target": 61, "muggins": False})
     assert result["practice"] is False and result["practice_seed"] is None
-    assert json.loads(result["game"])["seed"] is None
+    saved = json.loads(result["game"])
+    assert saved["practice"] is False and fairdeal.is_normal_seed(saved["seed"])
+    assert saved["seats"] == ["person", "hard"]
     hand = result["view"]["hand"]
     result = ok("act", {"game": result["game"], "action": {"type": "discard", "cards": hand[:2]}})
     assert result["view"]["discarded"][0]
@@ -191,7 +201,10 @@ def test_a_card_not_held_and_out_of_turn_moves_are_refused():
     assert result["awaiting"] == "computer"
     play = {"type": "play", "card": 0}
     assert "computer's turn" in refused("act", {"game": result["game"], "action": play})
-    assert "easy or hard" in refused("computer_move", {"game": result["game"], "difficulty": "cheating"})
+    # The computer plays at the level it was seated with, whatever a request says.
+    moved = ok("computer_move", {"game": result["game"], "difficulty": "cheating"})
+    assert json.loads(moved["game"])["seats"] == ["person", "easy"]
+    assert "not a person's seat" in refused("act", {"game": result["game"], "seat": 1, "action": play})
 
 
 def test_playing_past_31_is_refused():
@@ -227,7 +240,7 @@ def test_resume_refuses_a_damaged_game_with_the_notice():
     result = ok("new_game", {"difficulty": "easy", "target": 121, "muggins": False, "seed": "resume"})
     assert ok("resume_game", {"game": result["game"]})["view"] == result["view"]
     data = json.loads(result["game"])
-    data["hand"]["held"][0], data["hand"]["held"][1] = data["hand"]["held"][1], data["hand"]["held"][0]
+    data["seats"] = ["person", "person"]  # a computer's seat taken over (the check no longer matches)
     future = json.dumps({"format": "cribbage-game", "version": 99})
     for broken in ("not json", json.dumps(data), "{}", future):
         message = refused("resume_game", {"game": broken})
@@ -265,10 +278,14 @@ def test_muggins_overcount_refused_undercount_claimed_and_no_hint_before_the_cla
     assert "total" not in view["counting"] and "spoken" not in view["counting"]
     for e in result["events"]:
         assert e["type"] != "show" or e["seat"] != 0 or e["show"] != view["counting"]["show"]
-    # A claim above the true count is refused, and nothing changes.
-    message = refused("act", {"game": result["game"], "action": {"type": "count", "points": total + 1}})
-    assert "count again" in message
-    assert ok("resume_game", {"game": result["game"]})["view"] == view
+    # A claim is final: one above the true count scores only the true count, and says so.
+    over = ok("act", {"game": result["game"], "action": {"type": "count", "points": total + 3}})
+    show = next(e for e in over["events"] if e["type"] == "show" and e["seat"] == 0)
+    assert show["claimed"] == total + 3 and show["total"] == total
+    assert "holds only" in show["say"]
+    mine = [e for e in over["events"] if e["type"] == "score" and e["seat"] == 0 and e.get("show")]
+    assert sum(e["points"] for e in mine) == total
+    assert not any(e["type"] == "score" and e["reason"] == "muggins" for e in over["events"])
     # An undercount: the computer takes what was missed, as muggins.
     before = view["scores"]
     after = ok("act", {"game": result["game"], "action": {"type": "count", "points": total - 2}})
@@ -348,14 +365,14 @@ def test_table_doctests():
 def unseen_by(result: dict) -> set[int]:
     """The cards the reply's seat must not see now: other seats' hands, their discards and the
     dealt crib card until the crib is shown, and the starter until it is turned."""
-    data = json.loads(result["game"])
-    hand, seat, n = data["hand"], result["view"]["seat"], data["players"]
-    unseen = {c for s in range(n) if s != seat for c in hand["held"][s]}
-    deal = fairdeal.deal(hand["seed"], n, hand["dealer"])
+    state = from_json(result["game"])
+    seat, n = result["view"]["seat"], state.players
+    unseen = {c for s in range(n) if s != seat for c in state.held[s]}
+    deal = fairdeal.deal(state.seed, n, state.dealer)
     if result["view"]["crib"] is None:
-        unseen.update(c for s in range(n) if s != seat for c in (hand["discards"][s] or []))
+        unseen.update(c for s in range(n) if s != seat for c in (state.discards[s] or []))
         unseen.update(int(c) for c in deal.crib)
-    if hand["starter"] is None:
+    if state.starter is None:
         unseen.add(int(deal.starter))
     return unseen
 
@@ -370,7 +387,7 @@ def assert_seat_sees_only_its_own(result: dict) -> None:
     unseen = unseen_by(result)
     assert not unseen & table.view_cards(result["view"])
     assert not unseen & table.event_cards(this_hand)
-    held = json.loads(result["game"])["hand"]["held"]
+    held = from_json(result["game"]).held
     assert sorted(result["view"]["hand"]) == sorted(held[result["view"]["seat"]])
 
 
@@ -453,14 +470,31 @@ def test_pass_and_play_refuses_bad_names(names):
     assert refused("new_game", request)
 
 
-def test_pass_and_play_names_are_checked_on_every_call_and_only_for_two_players():
+def test_pass_and_play_names_are_kept_with_the_game_and_only_for_two_players():
     good = {"pass_and_play": True, "names": ["Ann", "Bob"]}
     result = ok("new_game", {**good, "seed": "names-2"})
+    assert json.loads(result["game"])["names"] == ["Ann", "Bob"]
     assert "two-player" in refused("new_game", {**good, "players": 3})
-    assert refused("resume_game", {"game": result["game"], "pass_and_play": True, "names": ["Ann", "Ann"]})
+    # A later request cannot change who sits where: the game's own seating counts.
+    again = ok("resume_game", {"game": result["game"], "pass_and_play": False, "names": ["Ann", "Ann"]})
+    assert again["names"] == ["Ann", "Bob"] and again["pass_and_play"] is True
     assert refused("new_game", {**good, "pass_and_play": "yes"})
     long_ok = ok("new_game", {"pass_and_play": True, "names": ["x" * 20, "Bob"]})
     assert long_ok["names"][0] == "x" * 20
+
+
+@pytest.mark.parametrize("names, kept", [
+    (["Ann\u200b\u200b", "Bob"], ["Ann", "Bob"]),
+    (["\u202eboB", "Ann"], ["boB", "Ann"]),
+    (["  Ann   Lee ", "Bob"], ["Ann Lee", "Bob"]),
+])
+def test_pass_and_play_names_lose_invisible_characters(names, kept):
+    assert ok("new_game", {"pass_and_play": True, "names": names, "seed": "vis"})["names"] == kept
+
+
+@pytest.mark.parametrize("names", [["\u200b\u200b", "Bob"], ["\u202e", "Bob"], ["Ann", "\u2060 \u200d"]])
+def test_pass_and_play_names_must_show_something(names):
+    assert "needs a name" in refused("new_game", {"pass_and_play": True, "names": names, "seed": "vis"})
 
 
 @pytest.mark.parametrize("request_extra", [
@@ -481,3 +515,16 @@ def test_resume_and_act_refuse_a_computers_seat():
         action = {"type": "discard", "cards": result["view"]["hand"][:1]}
         assert "not a person's seat" in refused("act", {"game": result["game"], "seat": seat, "action": action})
     assert ok("resume_game", {"game": result["game"], "seat": 0})["view"] == result["view"]
+
+
+def test_asking_for_pass_and_play_does_not_hand_over_the_computers_seat():
+    """A request cannot choose the computer's move by calling the game two people's."""
+    result = ok("new_game", {"difficulty": "hard", "seed": "steal"})
+    throw = {"type": "discard", "cards": result["view"]["hand"][:2]}
+    result = ok("act", {"game": result["game"], "action": throw})
+    assert result["awaiting"] == "computer"
+    theirs = {"type": "discard", "cards": sorted(from_json(result["game"]).held[1])[:2]}
+    request = {"game": result["game"], "action": theirs, "seat": 1, "pass_and_play": True, "names": ["A", "B"]}
+    assert "not a person's seat" in refused("act", request)
+    assert "not a person's seat" in refused("resume_game", {"game": result["game"], "seat": 1,
+                                                            "pass_and_play": True, "names": ["A", "B"]})

@@ -10,8 +10,9 @@ from types import SimpleNamespace
 import pytest
 
 import engine.game as game
-from engine import fairdeal
+from engine import fairdeal, record
 from engine.cards import parse_card, parse_cards
+from engine.players import get_player
 from engine.game import (
     GameFormatError,
     IllegalActionError,
@@ -174,7 +175,8 @@ def test_seeded_games_replay_exactly_and_int_seed_equals_text():
 def test_unseeded_games_draw_fresh_seeds():
     a, b = new_game(), new_game()
     assert a.seed != b.seed and a.cut["seed"] != b.cut["seed"]
-    assert a.base_seed is None
+    assert not a.practice and fairdeal.is_normal_seed(a.base_seed) and a.base_seed != b.base_seed
+    assert a.seed == derive_seed(a.base_seed, 1)  # every deal follows from the game's own seed
     assert from_json(a.to_json()).to_json() == a.to_json()
 
 
@@ -403,13 +405,20 @@ def muggins_game(monkeypatch, **options):
     return state
 
 
-def test_muggins_overcount_is_refused_and_changes_nothing(monkeypatch):
+def test_muggins_overcount_scores_only_the_true_count(monkeypatch):
+    """A claim is final: any whole number up to 29 is taken (the list gives nothing away); one
+    above the true count scores only the true count, and the others take nothing."""
     state = muggins_game(monkeypatch)
-    before = state.to_json()
-    assert state.legal_actions() == [{"type": "count", "points": n} for n in range(10)]
-    with pytest.raises(IllegalActionError, match="refused"):
-        state.apply({"type": "count", "points": 10})
-    assert state.to_json() == before
+    assert state.legal_actions() == [{"type": "count", "points": n} for n in range(30)]
+    scores_before = state.scores
+    events = state.apply({"type": "count", "points": 24})
+    show = events[0]
+    assert show["type"] == "show" and show["claimed"] == 24 and show["total"] == 9
+    assert [s[2] for s in scores_in(events) if s[0] == 1] == [i["kind"] for i in show["items"]]
+    assert not any(e.get("reason") == "muggins" for e in events)
+    assert state.scores == [scores_before[0], scores_before[1] + 9]
+    with pytest.raises(IllegalActionError):
+        state.apply({"type": "count", "points": 30})
 
 
 def test_muggins_undercount_is_claimed_by_the_opponent(monkeypatch):
@@ -577,7 +586,8 @@ def test_json_round_trip_is_exact_and_the_game_continues_the_same():
     loaded = from_json(text)
     assert loaded.to_json() == text
     data = json.loads(text)
-    assert data["format"] == "cribbage-game" and data["version"] == 1
+    assert data["format"] == "cribbage-game" and data["version"] == 2
+    assert text == json.dumps(data, sort_keys=True, separators=(",", ":"))  # canonical
     rng_a, rng_b = random.Random(1), random.Random(1)
     while not state.is_over:
         ea = state.apply(rng_a.choice(state.legal_actions()))
@@ -591,105 +601,104 @@ def test_json_is_compact():
     assert len(state.to_json()) < 4000
 
 
-def tampered(text, change):
+def tampered(text, change, reseal=True):
+    """The saved text with one change; with ``reseal`` its check is recomputed (a careful editor)."""
     data = json.loads(text)
     change(data)
+    if reseal and isinstance(data, dict) and "check" in data:
+        try:
+            data["check"] = record.record_check(data)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            pass
     return json.dumps(data)
 
 
-def _swap_held_card(d):
-    # Replace one of seat 0's cards by a card nobody holds.
-    hand = d["hand"]
-    used = {c for h in hand["held"] for c in h} | {c for _, c in hand["laid"]} | set(hand["crib"])
-    if d["hand"]["starter"] is not None:
-        used.add(d["hand"]["starter"])
-    d["hand"]["held"][0][0] = min(set(range(52)) - used)
-
-
-def _duplicate_card(d):
-    d["hand"]["held"][0][0] = d["hand"]["held"][1][0]
-
-
-def _move_card(d):
-    d["hand"]["held"][1].append(d["hand"]["held"][0].pop())
-
-
-def _bump(path, amount=1):
-    def change(d):
-        obj = d
-        for key in path[:-1]:
-            obj = obj[key]
-        obj[path[-1]] += amount
-    return change
+def _action(d, hand, k):
+    return d["hands"][hand]["actions"][k]
 
 
 TAMPERS = {
     "format": lambda d: d.update(format="chess"),
-    "version": lambda d: d.update(version=2),
+    "version": lambda d: d.update(version=1),
     "version_bool": lambda d: d.update(version=True),
-    "missing_key": lambda d: d.pop("tally"),
-    "extra_key": lambda d: d.update(cheat=1),
+    "missing_key": lambda d: d.pop("seats"),
+    "extra_key": lambda d: d.update(scores=[119, 0]),
     "players": lambda d: d.update(players=3),
     "target": lambda d: d.update(target=100),
     "muggins_type": lambda d: d.update(muggins=1),
+    "practice_type": lambda d: d.update(practice="yes"),
     "game_seed": lambda d: d.update(seed="other"),
-    "cut_dealer": lambda d: d["cut"].update(dealer=1 - d["cut"]["dealer"]),
-    "hand_seed": lambda d: d["hand"].update(seed="0" * 32),
-    "hand_seed_bad": lambda d: d["hand"].update(seed="xyz"),
-    "hand_number": _bump(["hand", "number"]),
-    "hand_dealer": lambda d: d["hand"].update(dealer=1 - d["hand"]["dealer"]),
-    "swap_card": _swap_held_card,
-    "duplicate_card": _duplicate_card,
-    "move_card": _move_card,
-    "card_type": lambda d: d["hand"]["held"][0].__setitem__(0, "5H"),
-    "card_bool": lambda d: d["hand"]["held"][0].__setitem__(0, True),
-    "crib": lambda d: d["hand"].update(crib=d["hand"]["crib"][:-1]),
-    "starter": lambda d: d["hand"].update(starter=(d["hand"]["starter"] + 1) % 52),
-    "score": lambda d: d["scores"].__setitem__(0, d["scores"][0] + 5),
-    "score_float": lambda d: d["scores"].__setitem__(0, float(d["scores"][0])),
-    "to_act_bool": lambda d: d.update(to_act=bool(d["to_act"])),
-    "tally": _bump(["tally", 0, 0], 5),
-    "tally_and_score": lambda d: (_bump(["tally", 0, 0], 5)(d), _bump(["scores", 0], 5)(d)),
-    "hand_points": _bump(["hand", "points", 1, 0], 2),
-    "points_negative": lambda d: d["hand"]["points"][1].__setitem__(0, -1),
-    "history_dealer": lambda d: d["history"][0].update(dealer=1 - d["history"][0]["dealer"]),
-    "history_points": _bump(["history", 0, "points", 0, 1], 3),
-    "history_seed": lambda d: d["history"][0].update(seed=derive_seed("nope", 1)),
-    "phase": lambda d: d.update(phase="count"),
-    "phase_unknown": lambda d: d.update(phase="show"),
-    "to_act": lambda d: d.update(to_act=1 - d["to_act"]),
-    "winner": lambda d: d.update(winner=0),
-    "count_start": _bump(["hand", "count_start"]),
-    "go": lambda d: d["hand"].update(go=[0]),
-    "action_removed": lambda d: d["hand"]["actions"].pop(),
-    "action_changed": lambda d: d["hand"]["actions"].__setitem__(
-        0, {"type": "discard", "cards": d["hand"]["actions"][0]["cards"][::-1] + [1]}),
-    "actions_type": lambda d: d["hand"].update(actions="none"),
-    "laid_seat": lambda d: d["hand"]["laid"][0].__setitem__(0, 1 - d["hand"]["laid"][0][0]),
-    "laid_order": lambda d: d["hand"]["laid"].reverse(),
-    "held_not_list": lambda d: d["hand"].update(held=None),
+    "seed_not_hex": lambda d: d.update(practice=False, seed="x" * 32),
+    "seats_short": lambda d: d["seats"].pop(),
+    "seat_kind": lambda d: d["seats"].__setitem__(1, "Hard!"),
+    "no_person": lambda d: d.update(seats=["hard", "hard"]),
+    "names_short": lambda d: d.update(names=["Ann"]),
+    "commitment": lambda d: d["hands"][1].update(commitment="0" * 64),
+    "commitment_short": lambda d: d["hands"][1].update(commitment="abc"),
+    "hand_removed": lambda d: d["hands"].pop(0),
+    "hand_added": lambda d: d["hands"].append({"commitment": "0" * 64, "actions": []}),
+    "hands_empty": lambda d: d.update(hands=[]),
+    "action_removed": lambda d: d["hands"][0]["actions"].pop(),
+    "action_added": lambda d: d["hands"][0]["actions"].append({"type": "play", "card": 0}),
+    "action_changed": lambda d: _action(d, 0, 0).update(cards=[_action(d, 0, 0)["cards"][0], 51 - _action(d, 0, 0)["cards"][1]]),
+    "action_extra_key": lambda d: _action(d, 2, 0).update(seat=1),
+    "action_kind": lambda d: _action(d, 2, 0).update(type="pass"),
+    "actions_type": lambda d: d["hands"][2].update(actions="none"),
+    "card_type": lambda d: _action(d, 2, 2).update(card="5H"),
+    "card_bool": lambda d: _action(d, 2, 2).update(card=True),
+    "card_float": lambda d: _action(d, 2, 2).update(card=float(_action(d, 2, 2)["card"])),
+    "computer_move_replaced": lambda d: d["hands"][0]["actions"].__setitem__(
+        1, {"type": "discard", "cards": d["hands"][0]["actions"][1]["cards"][::-1]}),
+    "plays_swapped": lambda d: d["hands"][2]["actions"].__setitem__(
+        slice(2, 4), d["hands"][2]["actions"][3:1:-1]),
     "top_list": lambda d: d.clear(),
 }
 
 
 def tamper_base():
-    """A saved game in its third hand, mid-play, with a history and laid cards."""
-    state = new_game(seed="tamper")
+    """A saved game in its third hand, mid-play, with finished hands and cards laid."""
+    state = new_game(seed="tamper", seats=["person", "hard"])
     rng = random.Random(3)
+    computer = get_player("hard", seed=record.COMPUTER_SEED)  # the seated computer decides its moves
     while not (state.hand_number >= 3 and state.phase == "play" and len(state.laid) >= 3):
-        state.apply(rng.choice(state.legal_actions()))
+        if state.to_act == 1:
+            view = state.view(1)
+            state.apply(computer.choose(view, view["legal_actions"]))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
     return state
 
 
 @pytest.mark.parametrize("name", sorted(TAMPERS))
 def test_tampered_json_is_refused(name):
+    """Every edit is refused: its check no longer matches, and with the check recomputed the
+    replay finds the record is not a game."""
     text = tamper_base().to_json()
-    bad = tampered(text, TAMPERS[name])
-    assert bad != text
-    with pytest.raises(GameFormatError) as info:
+    for reseal in (False, True):
+        bad = tampered(text, TAMPERS[name], reseal)
+        assert bad != text
+        with pytest.raises(GameFormatError) as info:
+            from_json(bad)
+        assert str(info.value).startswith("not a valid saved game: ")
+        assert isinstance(info.value, ValueError)
+
+
+def test_scores_and_history_come_from_the_replay():
+    """Nothing derived is stored: the finished hands, scores and back pegs are the replay's."""
+    state = tamper_base()
+    data = json.loads(state.to_json())
+    assert set(data) == set(record.RECORD_KEYS)
+    assert "scores" not in data and "history" not in data and "backs" not in data
+    loaded = from_json(state.to_json())
+    assert loaded.scores == state.scores and loaded.backs == state.backs and loaded.history == state.history
+    assert loaded.to_act == state.to_act and loaded.phase == state.phase
+
+
+def test_a_stale_check_is_refused_by_name():
+    text = tamper_base().to_json()
+    bad = tampered(text, lambda d: d.update(muggins=not d["muggins"]), reseal=False)
+    with pytest.raises(GameFormatError, match="check does not match"):
         from_json(bad)
-    assert str(info.value).startswith("not a valid saved game: ")
-    assert isinstance(info.value, ValueError)
 
 
 @pytest.mark.parametrize("text", ["", "not json", "[]", "null", "42", '{"format": "cribbage-game"}',
@@ -871,8 +880,7 @@ def test_three_player_muggins_goes_to_the_next_seat(monkeypatch):
                        (1, "2C"), (1, "3C"), (2, "5H"), (0, "6D"), (0, "8C")):
         play(state, seat, card)
     assert state.phase == "count" and state.to_act == 1
-    total = state.legal_actions()[-1]["points"]
-    assert total == score_show(parse_cards("KS QS 2C 3C"), parse_card("2D")).total
+    total = score_show(parse_cards("KS QS 2C 3C"), parse_card("2D")).total
     events = state.apply({"type": "count", "points": 0})
     if total:
         assert scores_in(events)[0] == (2, total, "muggins")

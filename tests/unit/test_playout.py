@@ -21,6 +21,7 @@ from engine.game import SKUNK_LINES, from_json, new_game
 from engine.scoring import MAX_COUNT
 
 DEFAULT_GAMES = 200
+ROUNDTRIP_EVERY = 7  # steps between saving and loading the game again
 FULL_GAMES = 2000
 
 
@@ -99,7 +100,8 @@ class Checker:
             action = self.rng.choice(self.state.legal_actions())
             self.absorb(self.state.apply(action))
             self.check_state()
-            if self.roundtrip:
+            if self.roundtrip and (self.steps % ROUNDTRIP_EVERY == 0 or self.state.is_over):
+                # Loading replays the whole game, so every few steps is enough (and the last).
                 text = self.state.to_json()
                 self.state = from_json(text)
                 assert self.state.to_json() == text

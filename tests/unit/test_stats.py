@@ -105,17 +105,17 @@ def valid_record():
 BAD_RECORDS = [
     # (change, words the message must contain)
     (lambda r: r.update(version=2), "unsupported statistics version 2"),
-    (lambda r: r.update(version="1"), 'unsupported statistics version "1"'),
-    (lambda r: r.pop("version"), "unsupported statistics version null"),
+    (lambda r: r.update(version="1"), "unsupported statistics version '1'"),
+    (lambda r: r.pop("version"), "unsupported statistics version None"),
     (lambda r: r.pop("games"), "lacks games"),
     (lambda r: r.update(colour="red"), "unknown field colour"),
     (lambda r: r.update(games=-1, wins=-1), "games must not be negative"),
-    (lambda r: r.update(wins=True), "wins must be a whole number, got true"),
+    (lambda r: r.update(wins=True), "wins must be a whole number, got True"),
     (lambda r: r.update(hands=3.0), "hands must be a whole number, got 3.0"),
-    (lambda r: r.update(losses="1"), 'losses must be a whole number, got "1"'),
+    (lambda r: r.update(losses="1"), "losses must be a whole number, got '1'"),
     (lambda r: r.update(wins=r["wins"] + 1), "do not add up to games"),
     (lambda r: r.update(games=r["games"] + 1, losses=r["losses"] + 1), "by_difficulty counts 3 games but the record has 4"),
-    (lambda r: r["by_difficulty"].update(expert=r["by_difficulty"].pop("easy")), "by_difficulty has unknown entry \"expert\""),
+    (lambda r: r["by_difficulty"].update(wizard=r["by_difficulty"].pop("easy")), "by_difficulty has unknown entry 'wizard'"),
     (lambda r: r["by_target"]["121"].update(wins=0), "by_target.121: wins (0) and losses (1) do not add up to games (3)"),
     (lambda r: r["by_target"].update({"121": []}), "by_target.121 must be an object"),
     (lambda r: r.update(by_target=[]), "by_target must be an object"),
@@ -155,17 +155,34 @@ def test_parse_stats_rejects_what_is_not_an_object(value):
         stats.parse_stats(value)
 
 
-def test_parse_stats_text_resets_missing_corrupt_and_foreign_data():
-    assert stats.parse_stats_text(None) == (stats.new_stats(), None)
-    assert stats.parse_stats_text("  ") == (stats.new_stats(), None)
+def test_check_stats_text_refuses_missing_corrupt_and_foreign_data():
+    assert stats.check_stats_text(None) == {"stats": stats.new_stats(), "mended": [], "problem": None}
+    assert stats.check_stats_text("  ")["problem"] is None
     record = valid_record()
-    assert stats.parse_stats_text(json.dumps(record)) == (record, None)
+    assert stats.check_stats_text(json.dumps(record)) == {"stats": record, "mended": [], "problem": None}
     for text, reason in [("garbage{", "not JSON"), ('{"games": 3}', "version"),
                          ("[1, 2]", "must be an object"), ('{"version": 9}', "version 9"),
                          ("[" * 5000, "not JSON")]:
-        fresh, problem = stats.parse_stats_text(text)
-        assert fresh == stats.new_stats()
-        assert reason in problem
+        checked = stats.check_stats_text(text)
+        assert checked["stats"] == stats.new_stats()
+        assert reason in checked["problem"]
+
+
+def test_unknown_fields_and_a_long_recent_list_are_mended_not_refused():
+    record = valid_record()
+    newer = dict(record, theme="dark", achievements={"x": 1})
+    newer["points"] = dict(record["points"], bonus=3)
+    checked = stats.check_stats_text(json.dumps(newer))
+    assert checked["problem"] is None and checked["stats"] == record
+    assert len(checked["mended"]) == 3 and "'theme'" in " ".join(checked["mended"])
+    many = stats.new_stats()
+    for i in range(stats.RECENT_MAX + 1):
+        many = stats.record_game(many, summary(id=fresh_id()))
+    grown = dict(many, recent=["%020x" % 7] + many["recent"])
+    assert len(grown["recent"]) == stats.RECENT_MAX + 1
+    checked = stats.check_stats_text(json.dumps(grown))
+    assert checked["problem"] is None and checked["stats"]["recent"] == many["recent"]
+    assert checked["stats"]["games"] == many["games"]
 
 
 # --- record_game -----------------------------------------------------------------------------
@@ -342,14 +359,17 @@ def call(name, request):
 
 
 def test_stats_check_endpoint():
-    reply = call("stats_check", {"stats_text": None})
-    assert reply == {"ok": True, "result": {"stats": stats.new_stats(), "notice": None}}
+    reply = call("stats_check", {"stats_text": None})["result"]
+    assert reply["stats"] == stats.new_stats() and reply["notice"] is None and reply["kept_aside"] is False
     good = valid_record()
-    assert call("stats_check", {"stats_text": json.dumps(good)})["result"] == {"stats": good, "notice": None}
+    checked = call("stats_check", {"stats_text": json.dumps(good)})["result"]
+    assert checked["stats"] == good and checked["notice"] is None and not checked["kept_aside"]
     for text in ("garbage", json.dumps({"version": 1}), json.dumps(["foreign"])):
         result = call("stats_check", {"stats_text": text})["result"]
-        assert result["stats"] == stats.new_stats()
+        assert result["stats"] == stats.new_stats() and result["kept_aside"] is True
         assert result["notice"] == stats.RESET_NOTICE and result["problem"]
+    mended = call("stats_check", {"stats_text": json.dumps(dict(good, extra=1))})["result"]
+    assert mended["stats"] == good and mended["notice"] == stats.REPAIR_NOTICE and not mended["kept_aside"]
     assert call("stats_check", {"stats_text": 5})["error"]["kind"] == "bad_input"
 
 
@@ -382,18 +402,29 @@ def test_stats_record_endpoint_refuses_bad_requests():
 # --- the page's copy of new_stats and the docstring examples ---------------------------------
 
 
-def test_store_new_stats_matches_the_engine():
-    """store.py (MicroPython, cannot import the engine) keeps a copy of the empty record."""
-    tree = ast.parse((ROOT / "site_src/app/store.py").read_text())
-    namespace = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "STATS_VERSION" for t in node.targets):
-            exec(compile(ast.Module([node], []), "store.py", "exec"), namespace)
-        if isinstance(node, ast.FunctionDef) and node.name == "new_stats":
-            exec(compile(ast.Module([node], []), "store.py", "exec"), namespace)
-    assert namespace["new_stats"]() == stats.new_stats()
+def test_the_page_never_builds_a_record_itself():
+    """store.py keeps no copy of the record's shape: it stores what the engine checked or made."""
+    source = (ROOT / "site_src/app/store.py").read_text()
+    assert "def new_stats" not in source and '"games": 0' not in source
+    assert '"stats_check"' in source and '"stats_record"' in source
 
 
 def test_doctests():
     result = doctest.testmod(stats, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_difficulty_counted_is_the_one_the_game_was_played_at():
+    """Editing the page's own notes cannot count an easy game as a hard one."""
+    from engine.game import new_game
+
+    from engine.players import get_player
+    from engine.record import COMPUTER_SEED
+
+    state = new_game(seed="level", target=61, seats=["person", "easy"])
+    rng = random.Random(4)
+    computer = get_player("easy", seed=COMPUTER_SEED)
+    while not state.is_over:
+        view = state.view(state.to_act)
+        state.apply(computer.choose(view, view["legal_actions"]) if state.to_act == 1 else rng.choice(view["legal_actions"]))
+    assert stats.game_summary(state.to_json(), "hard")["difficulty"] == "easy"

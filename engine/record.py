@@ -1,0 +1,246 @@
+"""Saved games as records: the rules, the seating and every action of every hand, replayed on load.
+
+A saved game holds nothing that can be worked out from the rest. Its record is::
+
+    {"format": "cribbage-game", "version": 2, "players": 2, "target": 121, "muggins": false,
+     "practice": false, "seed": "<the game's seed>", "seats": ["person", "hard"], "names": null,
+     "hands": [{"commitment": "<SHA-256 of the hand's seed>", "actions": [...]}, ...],
+     "check": "<16 hex digits>"}
+
+Every deal follows from the game's seed (``game.derive_seed``); each hand keeps the commitment
+that was shown before its first card, and the actions taken in it (``GameState.apply``'s
+canonical actions, in order). Loading replays the game from its seed and actions, so the
+scores, the back pegs, the finished hands, whose turn it is and whether the game is over are
+the replay's, never the text's: no score or history can be edited into a different game. Any
+text that is not exactly such a record is refused with ``GameFormatError``: unknown or missing
+fields, an action that is not legal when replayed, a hand whose actions stop before it ends or
+run past it, a commitment that is not its hand's, or a ``check`` (the first 16 hex digits of
+the SHA-256 of the record's canonical text without it) that does not match. The check is no
+secret (anyone with the engine can recompute it): it catches damage and casual edits, and the
+replay makes any other edit a whole, consistent game.
+
+``seats`` names who sits where: ``"person"`` or a computer's level. The host (engine/table.py)
+lets people act only for people's seats and the computer only for its own, and a computer
+seated at a level always decides as ``players.get_player(level, COMPUTER_SEED)`` does from its
+seat's view: the replay asks it again and refuses a record whose computer did anything else.
+
+>>> from engine.game import new_game
+>>> state = new_game(seed="record-doc", seats=["person", "hard"])
+>>> _ = state.apply(state.legal_actions()[0])
+>>> text = state.to_json()
+>>> from_json(text).to_json() == text
+True
+"""
+
+import json
+
+from engine import fairdeal
+from engine.compat import canonical_json, sha256_hex
+from engine.game import (MAX_HANDS, MAX_SEED_TEXT, PERSON, PLAYER_COUNTS, TARGETS, GameFormatError, GameState,
+                         IllegalActionError, new_game)
+from engine.messages import quoted
+from engine.players import PLAYER_NAMES, get_player
+
+FORMAT_NAME = "cribbage-game"
+FORMAT_VERSION = 2
+CHECK_DIGITS = 16
+COMPUTER_SEED = "table"  # a seated computer's decisions depend only on this, its level and its view
+MAX_ACTIONS = 64  # far more than one hand can take
+MAX_NAME = 40  # characters of a person's name kept with the game
+LEVEL_CHARS = "abcdefghijklmnopqrstuvwxyz"
+RECORD_KEYS = ("format", "version", "players", "target", "muggins", "practice", "seed", "seats", "names",
+               "hands", "check")
+HAND_KEYS = ("commitment", "actions")
+
+
+def to_record(state: GameState) -> dict:
+    """The saved record of a game (a fresh dict), with its check."""
+    hands = [{"commitment": h["commitment"], "actions": [dict(a) for a in h["actions"]]}
+             for h in state.history]
+    hands.append({"commitment": state.commitment, "actions": [dict(a) for a in state.actions]})
+    record = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "players": state.players,
+              "target": state.target, "muggins": state.muggins, "practice": state.practice,
+              "seed": state.base_seed, "seats": list(state.seats),
+              "names": None if state.names is None else list(state.names), "hands": hands}
+    record["check"] = record_check(record)
+    return record
+
+
+def _action_text(action: dict) -> str:
+    """One canonical action as canonical JSON, written directly (the quick path of record_text)."""
+    kind = action["type"]
+    if kind == "play":
+        return '{"card":%d,"type":"play"}' % action["card"]
+    if kind == "count":
+        return '{"points":%d,"type":"count"}' % action["points"]
+    return '{"cards":[%s],"type":"discard"}' % ",".join(str(c) for c in action["cards"])
+
+
+def record_text(record: dict) -> str:
+    """The record as canonical JSON (keys sorted, no spaces): the same text in every interpreter.
+
+    The hands are written directly rather than by ``compat.canonical_json``, which would take
+    several times as long in the browser's interpreter for the part that grows, the actions.
+    """
+    parts = []
+    for key in sorted(record):
+        value = record[key]
+        if key == "hands":
+            text = "[" + ",".join('{"actions":[%s],"commitment":%s}' % (
+                ",".join(_action_text(a) for a in h["actions"]), canonical_json(h["commitment"]))
+                for h in value) + "]"
+        else:
+            text = canonical_json(value)
+        parts.append(canonical_json(key) + ":" + text)
+    return "{" + ",".join(parts) + "}"
+
+
+def record_check(record: dict) -> str:
+    """The record's check: the start of the SHA-256 of its canonical text without ``check``."""
+    body = {key: value for key, value in record.items() if key != "check"}
+    return sha256_hex(record_text(body))[:CHECK_DIGITS]
+
+
+# --------------------------------------------------------------------------------------------
+# Loading
+
+
+def _fail(message: str) -> GameFormatError:
+    return GameFormatError(f"not a valid saved game: {message}")
+
+
+def _need(condition: bool, message: str) -> None:
+    if not condition:
+        raise _fail(message)
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def from_json(text: object) -> GameState:
+    """Load a game saved by ``to_json``; anything but such a record raises GameFormatError."""
+    return replay(_parse(text))[0]
+
+
+def from_dict(data: object) -> GameState:
+    """Load a game from its record (the dict form of ``to_json``), checked and replayed."""
+    return replay(data)[0]
+
+
+def _parse(text: object) -> object:
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise _fail(f"expected JSON text, got a {type(text).__name__}")
+    try:
+        return json.loads(text)
+    except (ValueError, RuntimeError):  # RuntimeError: nested too deep
+        raise _fail("the text is not JSON") from None
+
+
+def check_record(data: object) -> dict:
+    """The record's fields checked for shape and type (not yet replayed); GameFormatError if not."""
+    _need(isinstance(data, dict), "the top level must be an object")
+    _need(data.get("format") == FORMAT_NAME, f"format must be {FORMAT_NAME!r}, got {quoted(data.get('format'))}")
+    version = data.get("version")
+    _need(_is_int(version) and version == FORMAT_VERSION,
+          f"this is a saved game of version {quoted(version)}; this engine reads version {FORMAT_VERSION}")
+    keys = set(data)
+    missing = sorted(set(RECORD_KEYS) - keys)
+    _need(not missing, f"the game lacks {', '.join(missing)}")
+    extra = sorted((quoted(k) for k in keys - set(RECORD_KEYS)))
+    _need(not extra, f"the game has unknown field(s) {', '.join(extra)}")
+    n = data["players"]
+    _need(_is_int(n) and n in PLAYER_COUNTS, f"players must be one of 2, 3 or 4, got {quoted(n)}")
+    _need(_is_int(data["target"]) and data["target"] in TARGETS, f"target must be 121 or 61, got {quoted(data['target'])}")
+    _need(isinstance(data["muggins"], bool), "muggins must be true or false")
+    _need(isinstance(data["practice"], bool), "practice must be true or false")
+    seed = data["seed"]
+    _need(isinstance(seed, str) and 0 < len(seed) <= MAX_SEED_TEXT, "the game's seed must be a short text")
+    _need(data["practice"] or fairdeal.is_normal_seed(seed), "a game's own seed is 32 lowercase hex digits")
+    seats = data["seats"]
+    _need(isinstance(seats, list) and len(seats) == n, f"seats must list {n} seats")
+    for kind in seats:
+        _need(isinstance(kind, str) and 0 < len(kind) <= 20 and all(ch in LEVEL_CHARS for ch in kind),
+              f"a seat is {PERSON!r} or a computer's level, not {quoted(kind)}")
+    _need(PERSON in seats, "a game needs a person at the table")
+    names = data["names"]
+    if names is not None:
+        _need(isinstance(names, list) and len(names) == n
+              and all(isinstance(x, str) and 0 < len(x) <= MAX_NAME for x in names),
+              f"names must be null or {n} short names")
+    hands = data["hands"]
+    _need(isinstance(hands, list) and 0 < len(hands) <= MAX_HANDS, "hands must be a list of hands")
+    for i, hand in enumerate(hands):
+        where = f"hand {i + 1}"
+        _need(isinstance(hand, dict) and set(hand) == set(HAND_KEYS), f"{where} must hold its commitment and actions")
+        _need(isinstance(hand["commitment"], str) and len(hand["commitment"]) == 64,
+              f"{where}'s commitment must be 64 hex digits")
+        actions = hand["actions"]
+        _need(isinstance(actions, list) and len(actions) <= MAX_ACTIONS, f"{where}'s actions must be a list")
+        for action in actions:
+            _need(isinstance(action, dict) and action.get("type") in ("discard", "play", "count"),
+                  f"{where} holds an action that is not one: {quoted(action)}")
+    check = data["check"]
+    _need(isinstance(check, str) and len(check) == CHECK_DIGITS, f"check must be {CHECK_DIGITS} hex digits")
+    try:
+        expected = record_check(data)
+    except (KeyError, TypeError, ValueError):
+        raise _fail("an action is not in its canonical form") from None
+    _need(check == expected, "its check does not match: the record has been changed or damaged")
+    return data
+
+
+def replay(data: object, tail: bool = False) -> tuple:
+    """Check a record and replay it: returns (the game, events, views_before).
+
+    With ``tail``, ``events`` are every event since a person last acted (that action's own
+    events included; the whole game's so far if nobody has yet) and ``views_before`` gives
+    each seat's view just before that action (None if nobody has acted): what a page needs to
+    show the last moves again. Otherwise ``events`` is empty and ``views_before`` None.
+    """
+    record = check_record(data)
+    hands = record["hands"]
+    state = new_game(seed=record["seed"], target=record["target"], muggins=record["muggins"],
+                     players=record["players"], seats=list(record["seats"]), names=record["names"])
+    state.practice = record["practice"]
+    events = list(state.start_events) if tail else []
+    before = None
+    computers = {}
+    for i, hand in enumerate(hands):
+        number = i + 1
+        _need(state.hand_number == number, f"hand {number} follows a hand whose actions did not end it")
+        _need(hand["commitment"] == state.commitment,
+              f"hand {number}'s commitment is not the one its deal was shown with")
+        for k, action in enumerate(hand["actions"]):
+            _need(not state.is_over, f"hand {number} has actions after the end of the game")
+            _need(state.hand_number == number, f"hand {number}'s actions run past its end")
+            seat = state.to_act
+            level = state.seats[seat]
+            if level == PERSON:
+                if tail:
+                    before = _views(state)
+                    events = []
+            else:
+                _need(level in PLAYER_NAMES, f"no computer plays at the level {quoted(level)}")
+                if level not in computers:
+                    computers[level] = get_player(level, seed=COMPUTER_SEED)
+                view = state.view(seat)
+                chosen = computers[level].choose(view, view["legal_actions"])
+                _need(chosen == action, f"action {k + 1} of hand {number} is not the one the computer made")
+            try:
+                happened = state.apply(action)
+            except IllegalActionError as error:
+                raise _fail(f"action {k + 1} of hand {number} is not legal: {error}") from None
+            if tail:
+                events.extend(happened)
+        if i < len(hands) - 1:
+            _need(state.hand_number == number + 1 and not state.is_over,
+                  f"hand {number}'s actions do not end the hand")
+    _need(state.hand_number == len(hands), "the last hand's actions run past its end")
+    return state, events, before
+
+
+def _views(state: GameState):
+    """Every seat's view at this moment of the replay, kept as it was (the game moves on)."""
+    views = [state.view(seat) for seat in range(state.players)]
+    return lambda seat: views[seat]
