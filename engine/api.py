@@ -127,40 +127,40 @@ def ping(request: dict) -> dict:
     return reply
 
 
-# --- the game page (engine/table.py: the person is seat 0, the computer seat 1) ---------------
+# --- the game page (engine/host.py: the people and computers at the table) ------------------
 
 
 @endpoint
 def new_game(request: dict) -> dict:
     """Start a game: ``difficulty`` (easy, hard), ``target`` (121, 61), ``muggins``, and an optional
     practice ``seed``; the reply holds the game's JSON, seat 0's view and the narrated events."""
-    from engine import table
+    from engine import host
 
-    return table.start(request)
+    return host.start(request)
 
 
 @endpoint
 def resume_game(request: dict) -> dict:
     """Check a saved ``game`` (JSON text) with engine.game.from_json and reply with its view."""
-    from engine import table
+    from engine import host
 
-    return table.resume(request)
+    return host.resume(request)
 
 
 @endpoint
 def act(request: dict) -> dict:
     """Apply the person's ``action`` to ``game``; an illegal action is refused with the reason."""
-    from engine import table
+    from engine import host
 
-    return table.act(request)
+    return host.act(request)
 
 
 @endpoint
 def computer_move(request: dict) -> dict:
     """Let the computer (``difficulty``) choose one action from its own view of ``game`` and apply it."""
-    from engine import table
+    from engine import host
 
-    return table.computer_move(request)
+    return host.computer_move(request)
 
 
 # --- the hand calculator, the discard helper and the deal verifier ----------------------------
@@ -333,7 +333,7 @@ def stats_record(request: dict) -> dict:
     return {"stats": updated, "recorded": updated["games"] != current["games"], "summary": summary}
 
 
-WARM_UP_MODULES = ("engine.table", "engine.analysis", "engine.players", "engine.stats")
+WARM_UP_MODULES = ("engine.host", "engine.analysis", "engine.players", "engine.stats")
 """What the pages' calls import (the game and its opponents; the calculator's analysis; statistics)."""
 
 

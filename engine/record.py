@@ -19,7 +19,7 @@ the SHA-256 of the record's canonical text without it) that does not match. The 
 secret (anyone with the engine can recompute it): it catches damage and casual edits, and the
 replay makes any other edit a whole, consistent game.
 
-``seats`` names who sits where: ``"person"`` or a computer's level. The host (engine/table.py)
+``seats`` names who sits where: ``"person"`` or a computer's level. The host (engine/host.py)
 lets people act only for people's seats and the computer only for its own, and a computer
 seated at a level always decides as ``players.get_player(level, COMPUTER_SEED)`` does from its
 seat's view: the replay asks it again and refuses a record whose computer did anything else.

@@ -2,7 +2,7 @@
 
 Runs in MicroPython on the main thread (keep to the subset). The page draws what the engine
 returns; every rule, count, decision and word of commentary comes from the engine in its worker
-(engine/table.py, called through bridge.call). The page keeps the game's JSON, sends it with
+(engine/host.py, called through bridge.call). The page keeps the game's JSON, sends it with
 each call and saves what comes back (store.py), so a reload picks the game up where it was.
 
 This module is the entry point: ``setup`` binds the page's controls, ``begin`` puts the first

@@ -19,7 +19,7 @@ import json
 
 import pytest
 
-from engine import table
+from engine import host
 from engine.game import from_json
 from tests.e2e.conftest import engine_ready, ui_ready
 from tests.e2e.test_game_play import awaiting, person_move, turn, wait_decision
@@ -36,13 +36,13 @@ FAST = {"v": 1, "difficulty": "easy", "target": 61, "muggins": False, "speed": "
 
 def replies(seed: str, target: int = 61):
     """Every reply of the practice game played with the tests' policy, in order."""
-    reply = table.start({"difficulty": "easy", "target": target, "muggins": False, "seed": seed})
+    reply = host.start({"difficulty": "easy", "target": target, "muggins": False, "seed": seed})
     yield reply
     while reply["awaiting"] != "over":
         if reply["awaiting"] == "computer":
-            reply = table.computer_move({"game": reply["game"], "difficulty": "easy"})
+            reply = host.computer_move({"game": reply["game"], "difficulty": "easy"})
         else:
-            reply = table.act({"game": reply["game"], "action": person_move(reply)})
+            reply = host.act({"game": reply["game"], "action": person_move(reply)})
         yield reply
 
 
@@ -203,7 +203,7 @@ def test_reload_at_deal_next_hand_keeps_the_show_and_the_pegs(game_page):
 
     # "Deal hand 2" shows the deal the engine made before the reload; the game is unchanged.
     assert move(page, "next") == "discard"
-    expected = table.resume({"game": game_before})["view"]
+    expected = host.resume({"game": game_before})["view"]
     assert cards_in(page, "#my-hand") == expected["hand"]
     assert page.inner_text("#status-hand").startswith("Hand 2")
     assert saved(page)["game"] == game_before

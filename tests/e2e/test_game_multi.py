@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from engine import table
+from engine import host
 from engine.cards import CARD_SPOKEN
 from tests.e2e.test_game_play import (  # noqa: F401  (game, page_and_problems are fixtures)
     DESKTOP, GAME_TIMEOUT_S, PHONE, SCREENSHOTS, game, hand_buttons, log_lines, move, open_practice,
@@ -28,12 +28,12 @@ def multi_move(reply: dict) -> dict:
 
 def replay_multi(seed: str, players: int, target: int = 61):
     """The practice game in CPython, seat 0 by the tests' policy, the others the easy computers."""
-    reply = table.start({"difficulty": "easy", "target": target, "seed": seed, "players": players})
+    reply = host.start({"difficulty": "easy", "target": target, "seed": seed, "players": players})
     while reply["awaiting"] != "over":
         if reply["awaiting"] == "computer":
-            reply = table.computer_move({"game": reply["game"], "difficulty": "easy"})
+            reply = host.computer_move({"game": reply["game"], "difficulty": "easy"})
         else:
-            reply = table.act({"game": reply["game"], "action": multi_move(reply)})
+            reply = host.act({"game": reply["game"], "action": multi_move(reply)})
     return reply
 
 

@@ -22,8 +22,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from engine import table
-from engine.scoring import score_show
+from engine import host
+from engine.scoring import number_name, score_show
 from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,15 +54,15 @@ def person_move(reply: dict, claim=None) -> dict:
 
 def replay(seed: str, target: int = 61, muggins: bool = False, hands: int | None = None):
     """Play the practice game in CPython with the tests' policy; returns (last reply, events)."""
-    reply = table.start({"difficulty": "easy", "target": target, "muggins": muggins, "seed": seed})
+    reply = host.start({"difficulty": "easy", "target": target, "muggins": muggins, "seed": seed})
     events = list(reply["events"])
     while reply["awaiting"] != "over":
         if hands is not None and reply["view"]["hand_number"] > hands:
             break
         if reply["awaiting"] == "computer":
-            reply = table.computer_move({"game": reply["game"], "difficulty": "easy"})
+            reply = host.computer_move({"game": reply["game"], "difficulty": "easy"})
         else:
-            reply = table.act({"game": reply["game"], "action": person_move(reply)})
+            reply = host.act({"game": reply["game"], "action": person_move(reply)})
         events += reply["events"]
     return reply, events
 
@@ -370,12 +370,12 @@ def test_a_muggins_claim_is_final(page_and_problems, claim):
     claim_line = page.locator("#show-area .show-claim").first
     if claim == "under":
         assert "Muggins! The computer takes the two points you missed." in said
-        assert f"you claimed {table.number_name(total - 2)}, but it holds {table.number_name(total)}" in said
+        assert f"you claimed {number_name(total - 2)}, but it holds {number_name(total)}" in said
         assert claim_line.inner_text().startswith(f"You claimed {total - 2}")
         assert score(page, 0) == scores[0] + total - 2
     else:
         assert "Muggins!" not in said
-        assert f"you claimed {table.number_name(claimed)}, but it holds only {table.number_name(total)}" in said
+        assert f"you claimed {number_name(claimed)}, but it holds only {number_name(total)}" in said
         assert claim_line.inner_text() == (f"You claimed {claimed}, but the cards hold only {total}, "
                                            f"so {total} scored.")
         assert score(page, 0) == scores[0] + total

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from engine import table
+from engine import host
 from engine.cards import CARD_SPOKEN
 from engine.scoring import number_name, score_show
 from tests.e2e.test_game_gaps import cards_in, game_page, reload, saved  # noqa: F401  (game_page: fixture)
@@ -38,8 +38,8 @@ PASSING = {"pass_and_play": True, "names": NAMES}
 def pass_view(game_json: str, seat: int | None = None) -> dict:
     """The engine's reply for a pass-and-play game from one seat (default: the seat to act)."""
     if seat is None:
-        seat = table.resume({"game": game_json, **PASSING})["to_act"]
-    return table.resume({"game": game_json, **PASSING, "seat": seat})
+        seat = host.resume({"game": game_json, **PASSING})["to_act"]
+    return host.resume({"game": game_json, **PASSING, "seat": seat})
 
 
 def true_count(view: dict) -> int:
@@ -51,7 +51,7 @@ def pass_first_hand(seed: str, under: int = 0, target: int = 121, muggins: bool 
     """Hand 1 of a pass-and-play practice game, both people by the tests' policy; the first
     count claims ``under`` points less than the cards hold, the others the true count.
     Returns (the counts in order as (seat, show, total), the reply when hand 2 is dealt)."""
-    reply = table.start({"difficulty": "easy", "target": target, "muggins": muggins, "seed": seed, **PASSING})
+    reply = host.start({"difficulty": "easy", "target": target, "muggins": muggins, "seed": seed, **PASSING})
     counts = []
     while True:
         reply = pass_view(reply["game"])
@@ -65,7 +65,7 @@ def pass_first_hand(seed: str, under: int = 0, target: int = 121, muggins: bool 
             action = {"type": "count", "points": claim}
         else:
             action = person_move(reply)
-        reply = table.act({"game": reply["game"], "action": action, **PASSING, "seat": seat})
+        reply = host.act({"game": reply["game"], "action": action, **PASSING, "seat": seat})
 
 
 def pone_undercounts_two(seed: str) -> bool:
@@ -78,13 +78,13 @@ def pone_undercounts_two(seed: str) -> bool:
 
 def multi_replies(seed: str, players: int, target: int = 61):
     """Every reply of a practice game with computers, seat 0 by the tests' policy."""
-    reply = table.start({"difficulty": "easy", "target": target, "seed": seed, "players": players})
+    reply = host.start({"difficulty": "easy", "target": target, "seed": seed, "players": players})
     yield reply
     while reply["awaiting"] != "over":
         if reply["awaiting"] == "computer":
-            reply = table.computer_move({"game": reply["game"], "difficulty": "easy"})
+            reply = host.computer_move({"game": reply["game"], "difficulty": "easy"})
         else:
-            reply = table.act({"game": reply["game"], "action": multi_move(reply)})
+            reply = host.act({"game": reply["game"], "action": multi_move(reply)})
         yield reply
 
 
@@ -277,7 +277,7 @@ def reload_mid_hand_and_at_the_show(page, seed: str, players: int) -> None:
     # In the middle of the play: the same hand, cards and scores come back.
     before = table_view(page)
     game_before = saved(page)["game"]
-    engine = table.resume({"game": game_before})
+    engine = host.resume({"game": game_before})
     assert engine["awaiting"] == "play"
     assert before["hand"] == engine["view"]["hand"]
     assert [int(c) for _, c, _ in before["laid"]] == [c for _, c in engine["view"]["laid"]]
@@ -300,7 +300,7 @@ def reload_mid_hand_and_at_the_show(page, seed: str, players: int) -> None:
     assert table_view(page) == at_show
     assert saved(page)["game"] == game_at_show
     assert wait_decision(page, multi_step(page, "next", players)) == "discard"
-    assert cards_in(page, "#my-hand") == table.resume({"game": game_at_show})["view"]["hand"]
+    assert cards_in(page, "#my-hand") == host.resume({"game": game_at_show})["view"]["hand"]
     assert page.inner_text("#status-hand").startswith("Hand 2")
 
 

@@ -1,4 +1,4 @@
-"""The game page's endpoints (engine/api.py over engine/table.py), called as the worker calls them."""
+"""The game page's endpoints (engine/api.py over engine/narration.py), called as the worker calls them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from engine import api, fairdeal, table
+from engine import api, fairdeal, host, narration
 from engine.cards import CARD_NAMES, CARD_SPOKEN
 from engine.game import from_json
 from engine.players import get_player
@@ -68,9 +68,9 @@ def assert_nothing_hidden(result: dict) -> None:
     # the cut for first deal comes from a deck of its own.
     events = result["events"]
     deals = [i for i, e in enumerate(events) if e["type"] == "deal"]
-    earlier = table.event_cards(events[:deals[-1]]) if deals else set()
+    earlier = narration.event_cards(events[:deals[-1]]) if deals else set()
     hidden = hidden_cards(result)
-    mentioned = table.view_cards(result["view"]) | table.event_cards(events[deals[-1]:] if deals else events)
+    mentioned = narration.view_cards(result["view"]) | narration.event_cards(events[deals[-1]:] if deals else events)
     assert not hidden & mentioned
     hidden -= earlier
     page = {key: value for key, value in result.items() if key != "game"}
@@ -244,7 +244,7 @@ def test_resume_refuses_a_damaged_game_with_the_notice():
     future = json.dumps({"format": "cribbage-game", "version": 99})
     for broken in ("not json", json.dumps(data), "{}", future):
         message = refused("resume_game", {"game": broken})
-        assert message.startswith(table.SAVED_GAME_UNREADABLE)
+        assert message.startswith(host.SAVED_GAME_UNREADABLE)
     assert refused("resume_game", {})
 
 
@@ -306,10 +306,10 @@ def score(seat: int, points: int, reason: str, source: str, total: int) -> dict:
 
 
 def test_narration_says_the_points_as_players_do():
-    assert table.play_words([{"reason": "thirty_one", "points": 2, "cards": [1]}]) == "thirty-one for two"
+    assert narration.play_words([{"reason": "thirty_one", "points": 2, "cards": [1]}]) == "thirty-one for two"
     royal = [{"reason": "pair_royal", "points": 6, "cards": [1, 2, 3]}]
-    assert table.play_words(royal) == "a pair royal for six"
-    events = table.narrate([
+    assert narration.play_words(royal) == "a pair royal for six"
+    events = narration.narrate([
         {"type": "play", "seat": 1, "card": 4, "count": 15},
         score(1, 2, "fifteen", "pegging", 2),
         score(0, 1, "go", "pegging", 1),
@@ -342,20 +342,21 @@ def test_skunks_are_called_out():
     state = new_game(seed="skunk", target=61)
     state.winner, state.phase, state.to_act = 1, "over", None
     state.tally = [[20, 0, 0, 0, 0], [61, 0, 0, 0, 0]]
-    assert table.result(state)["skunk"] == "Skunk: you finished below 31."
+    assert narration.result(state)["skunk"] == "Skunk: you finished below 31."
     state.target = 121
     state.tally = [[55, 0, 0, 0, 0], [121, 0, 0, 0, 0]]
-    assert table.result(state)["skunk"] == "Double skunk: you finished below 61."
+    assert narration.result(state)["skunk"] == "Double skunk: you finished below 61."
     state.tally = [[100, 0, 0, 0, 0], [121, 0, 0, 0, 0]]
-    assert table.result(state) == {"winner": 1, "title": "The computer wins", "score": "121 to 100",
+    assert narration.result(state) == {"winner": 1, "title": "The computer wins", "score": "121 to 100",
                                    "skunk": "", "skunk_kind": "none"}
 
 
-def test_table_doctests():
+def test_host_and_narration_doctests():
     import doctest
 
-    outcome = doctest.testmod(table)
-    assert outcome.failed == 0 and outcome.attempted > 0
+    for module in (host, narration):
+        outcome = doctest.testmod(module)
+        assert outcome.failed == 0 and outcome.attempted > 0, module.__name__
 
 
 # --------------------------------------------------------------------------------------------
@@ -385,8 +386,8 @@ def assert_seat_sees_only_its_own(result: dict) -> None:
     deals = [i for i, e in enumerate(events) if e["type"] == "deal"]
     this_hand = events[deals[-1]:] if deals else events
     unseen = unseen_by(result)
-    assert not unseen & table.view_cards(result["view"])
-    assert not unseen & table.event_cards(this_hand)
+    assert not unseen & narration.view_cards(result["view"])
+    assert not unseen & narration.event_cards(this_hand)
     held = from_json(result["game"]).held
     assert sorted(result["view"]["hand"]) == sorted(held[result["view"]["seat"]])
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine import table
+from engine import host, narration
 from engine.game import GameFormatError, from_json, new_game
 
 
@@ -96,7 +96,7 @@ def test_backs_come_back_from_the_replay():
         assert "backs" not in json.loads(text)
         loaded = from_json(text)
         assert loaded.backs == state.backs and loaded.to_json() == text
-        reply = table.resume({"game": text})
+        reply = host.resume({"game": text})
         assert reply["view"]["backs"] == state.backs
 
 
@@ -129,9 +129,9 @@ def test_the_final_view_turns_up_the_cards_left_in_every_hand():
     assert sorted(revealed["held"][1] + [c for s, c in state.laid if s == 1] + revealed["discards"][1]) \
         == revealed["hands"][1]
     # The page's reply has display data for every card it may now show, in playing order.
-    reply = table.resume({"game": state.to_json()})
+    reply = host.resume({"game": state.to_json()})
     held = reply["view"]["revealed"]["held"][1]
-    assert held == sorted(state.held[1], key=table.display_order)
+    assert held == sorted(state.held[1], key=narration.display_order)
     assert all(str(c) in reply["cards"] for c in held + revealed["crib"])
 
 

@@ -1,0 +1,256 @@
+"""The game page's host: new games, actions and resumed games answered with replies for the page.
+
+The home page plays one person (always seat 0) against a computer opponent (seat 1). The page
+keeps the game's JSON and sends it with every request; these functions load it, apply one
+action and answer with a ``reply``::
+
+    {"game": <to_json text>, "view": <view(0), count hints removed>, "events": [events_for(0),
+     each with "say": the words to announce], "to_act": 0 | 1 | None, "awaiting": "discard" |
+     "play" | "count" | "computer" | "over", "cards": {"<int>": card display data for every
+     card the reply mentions}, "practice": bool, "practice_seed": str | None, "outcome": the
+     result in words once the game is over, "result": its parts for a banner (see ``result``)}
+
+The view never holds a card seat 0 may not see. In the muggins count phase the engine's legal
+actions (0 up to the true count) are dropped from the view so the page cannot give the count
+away; ``awaiting`` says a count is due. Narration follows how players speak at the table:
+"fifteen for two", "a pair royal for six", "one for the go", "one for last".
+
+>>> reply = start({"difficulty": "easy", "target": 61, "muggins": False, "seed": "doc"})
+>>> reply["view"]["phase"], reply["awaiting"], reply["practice"], len(reply["view"]["hand"])
+('discard', 'discard', True, 6)
+>>> [e["type"] for e in reply["events"]][:3]
+['cut', 'deal', 'hand']
+"""
+
+import json
+
+from engine import record
+from engine.game import MAX_SEED_TEXT, PERSON, PLAYER_COUNTS, TARGETS, GameState, events_for, from_json, new_game
+from engine.messages import quoted, visible_text
+from engine.narration import (DEFAULT_SEATING, HUMAN, Seating, card_info, display_order, dress_show, event_cards,
+                              game_over_words, narrate, result, view_cards)
+from engine.players import PLAYER_NAMES, get_player
+from engine.record import COMPUTER_SEED
+
+DIFFICULTIES = PLAYER_NAMES
+
+
+MAX_NAME = 20  # characters in a pass-and-play player's name
+
+
+SAVED_GAME_UNREADABLE = "Your saved game could not be resumed."
+
+
+def page_view(state: GameState, seat: int = HUMAN, view: dict | None = None) -> dict:
+    """A seat's view for the page (or ``view``, taken earlier): cards in display order, shows
+    with labels, no list of counts in the muggins count (the person types the count)."""
+    view = state.view(seat) if view is None else view
+    view["hand"] = sorted(view["hand"], key=display_order)
+    if view["revealed"]:
+        view["revealed"]["held"] = [sorted(h, key=display_order) for h in view["revealed"]["held"]]
+    if view["phase"] == "count":
+        view["legal_actions"] = []
+    for shown in view["shown"]:
+        dress_show(shown)
+    return view
+
+
+def awaiting(state: GameState, seating: Seating = DEFAULT_SEATING) -> str:
+    """What the game waits for: "discard", "play" or "count" from a person, "computer", "over"."""
+    if state.is_over:
+        return "over"
+    if state.seats[state.to_act] != PERSON:
+        return "computer"
+    return state.phase
+
+
+def reply(state: GameState, events: list[dict], seating: Seating = DEFAULT_SEATING,
+          seat: int = HUMAN) -> dict:
+    """The answer to the page after a new game, an action or a resume (see the module doc).
+
+    With two people at the table (pass and play) the events carry nothing private (no dealt
+    hands): each person's cards come only in the view of their own seat, asked for by ``seat``.
+    """
+    view = page_view(state, seat)
+    if seating.passing:
+        mine = [e for e in events if "visible_to" not in e]
+    else:
+        mine = events_for(seat, events)
+    shown = narrate(mine, seating)
+    for e in shown:
+        if e["type"] == "hand":
+            e["cards"] = sorted(e["cards"], key=display_order)
+    cards = view_cards(view) | event_cards(shown)
+    text = state.to_json()
+    _remember(text, state)
+    answer = {
+        "game": text,
+        "view": view,
+        "events": shown,
+        "to_act": state.to_act,
+        "awaiting": awaiting(state, seating),
+        "cards": {str(c): card_info(c) for c in sorted(cards)},
+        "seats": list(state.seats),
+        "practice": state.practice,
+        "practice_seed": state.base_seed if state.practice else None,
+        "outcome": None if not state.is_over else game_over_words(
+            {"winner": state.winner, "scores": state.scores, "skunks": state.skunks}, seating),
+        "result": result(state, seating),
+    }
+    if state.players != 2 or seating.passing:
+        answer.update({"players": state.players, "seat": seat, "humans": list(seating.humans),
+                       "names": list(seating.names), "pass_and_play": seating.passing})
+    return answer
+
+
+def _difficulty(request: dict) -> str:
+    difficulty = request.get("difficulty", "easy")
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"The computer plays {' or '.join(DIFFICULTIES)}, not {quoted(difficulty)}.")
+    return difficulty
+
+
+_LAST = {"text": None, "state": None}
+"""The game of the last reply, by its text: the page sends that text back with its next call,
+which then needs no replay of the whole game. Only an exact match of the text is used."""
+
+
+def _remember(text: str, state: GameState) -> None:
+    _LAST["text"], _LAST["state"] = text, state
+
+
+def _load(request: dict) -> GameState:
+    """The request's game: the last reply's (the same text) or its record replayed and checked."""
+    text = request.get("game")
+    if not isinstance(text, str):
+        raise ValueError("The request has no game (the game's JSON text).")
+    if text == _LAST["text"]:
+        state = _LAST["state"]
+        _remember(None, None)  # it is about to change; the reply remembers the new text
+        return state
+    return from_json(text)
+
+
+def seating_request(request: dict, players: int) -> "list[str] | None":
+    """The people's names for a new game shared on one device (``pass_and_play``), else None."""
+    passing = request.get("pass_and_play", False)
+    if not isinstance(passing, bool):
+        raise ValueError("Pass and play is on or off (true or false).")
+    if not passing:
+        return None
+    if players != 2:
+        raise ValueError("Two people can share one device in a two-player game only.")
+    names = request.get("names")
+    if not isinstance(names, list) or len(names) != 2:
+        raise ValueError("Pass and play needs the two players' names.")
+    clean = []
+    for k, name in enumerate(names):
+        name = visible_text(name) if isinstance(name, str) else ""
+        if not name:
+            raise ValueError(f"Player {k + 1} needs a name.")
+        if len(name) > MAX_NAME:
+            raise ValueError(f"A name is at most {MAX_NAME} characters: {name[:MAX_NAME]}\u2026")
+        clean.append(name)
+    if _ascii_lower(clean[0]) == _ascii_lower(clean[1]):
+        raise ValueError("The two players need different names.")
+    return clean
+
+
+def _ascii_lower(text: str) -> str:
+    """Text with A-Z lowered and every other character kept (the same in every interpreter)."""
+    return "".join(chr(ord(ch) + 32) if "A" <= ch <= "Z" else ch for ch in text)
+
+
+def _seat(request: dict, state: GameState) -> int:
+    """The seat whose view the reply carries: ``seat`` (a person's seat), else the first person."""
+    seat = request.get("seat", state.seats.index(PERSON))
+    if type(seat) is not int or not 0 <= seat < state.players or state.seats[seat] != PERSON:
+        raise ValueError(f"Seat {quoted(seat)} is not a person's seat at this table.")
+    return seat
+
+
+def start(request: dict) -> dict:
+    """A new game: options difficulty, target (121 or 61), muggins, players (2, 3 or 4),
+    pass_and_play with names (two people, one device), and seed for a practice game."""
+    difficulty = _difficulty(request)
+    target = request.get("target", 121)
+    if type(target) is not int or target not in TARGETS:
+        raise ValueError("The game is played to 121 or to 61 points.")
+    muggins = request.get("muggins", False)
+    if not isinstance(muggins, bool):
+        raise ValueError("Muggins is on or off (true or false).")
+    players = request.get("players", 2)
+    if type(players) is not int or players not in PLAYER_COUNTS:
+        raise ValueError("A game is for 2, 3 or 4 players.")
+    names = seating_request(request, players)
+    seats = [PERSON] * players if names is not None else [PERSON] + [difficulty] * (players - 1)
+    seed = request.get("seed")
+    if seed is not None and (not isinstance(seed, str) or not seed.strip() or len(seed) > MAX_SEED_TEXT):
+        raise ValueError(f"A practice seed is 1 to {MAX_SEED_TEXT} characters of text.")
+    state = new_game(seed=seed.strip() if seed else None, target=target, muggins=muggins, players=players,
+                     seats=seats, names=names)
+    return reply(state, state.start_events, Seating.of(state), _seat(request, state))
+
+
+def resume(request: dict) -> dict:
+    """A saved game, replayed and checked (engine.record), with the view of ``seat``.
+
+    The reply's events are those since a person last acted, and ``view_before`` the seat's
+    view just before that (null if nobody has acted yet): the page shows them again from
+    there, so a reload comes back to the table as it was, from the game itself.
+    """
+    text = request.get("game")
+    if not isinstance(text, str):
+        raise ValueError("The request has no game (the game's JSON text).")
+    try:
+        data = json.loads(text)
+    except (ValueError, RuntimeError):
+        data = None
+    try:
+        state, events, before = record.replay(data, tail=True)
+    except ValueError as error:
+        raise ValueError(f"{SAVED_GAME_UNREADABLE} ({error})") from None
+    seating = Seating.of(state)
+    seat = _seat(request, state)
+    answer = reply(state, events, seating, seat)
+    answer["view_before"] = None if before is None else page_view(state, seat, before(seat))
+    if answer["view_before"] is not None:
+        answer["cards"].update({str(c): card_info(c) for c in sorted(view_cards(answer["view_before"]))})
+    return answer
+
+
+def act(request: dict) -> dict:
+    """Apply a person's action (``seat``, default the first person's); an illegal one, or one for
+    a computer's seat, is refused with the reason."""
+    state = _load(request)
+    seat = _seat(request, state)
+    action = request.get("action")
+    if not isinstance(action, dict):
+        raise ValueError("The request has no action.")
+    if state.is_over:
+        raise ValueError("The game is over: start a new one.")
+    seating = Seating.of(state)
+    if state.to_act != seat:
+        if state.seats[state.to_act] == PERSON:
+            raise ValueError(f"It is {seating.subject(state.to_act)}'s turn.")
+        raise ValueError("It is the computer's turn, not yours.")
+    move = dict(action)
+    move["seat"] = seat
+    events = state.apply(move)
+    return reply(state, events, seating, seat)
+
+
+def computer_move(request: dict) -> dict:
+    """Let the computer to act choose from its own view (at the level it was seated with) and apply
+    its one action; refused when a person is to act."""
+    state = _load(request)
+    if state.is_over:
+        raise ValueError("The game is over: start a new one.")
+    seat = state.to_act
+    level = state.seats[seat]
+    if level == PERSON:
+        raise ValueError("It is your turn, not the computer's.")
+    view = state.view(seat)
+    action = get_player(level, seed=COMPUTER_SEED).choose(view, view["legal_actions"])
+    events = state.apply(action)
+    return reply(state, events, Seating.of(state), _seat(request, state))
