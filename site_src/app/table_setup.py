@@ -11,6 +11,7 @@ from pyscript import document, window
 
 import board
 import bridge
+import storage
 import store
 
 GAME_REFUSED = "Your saved game could not be resumed, so a new one was started."
@@ -256,8 +257,8 @@ def meta_from(reply, recorded=False):
 
 
 def show_notices():
-    """Show store.py's notices (a saved game or statistics that could not be read)."""
-    notices = store.notices()
+    """Show the storage notices (a saved game or statistics that could not be read)."""
+    notices = storage.notices()
     box = q("game-notice")
     if not notices or box is None:
         return
@@ -265,7 +266,7 @@ def show_notices():
     for text in notices:
         box.append(make("p", None, text))
     box.hidden = False
-    store.clear_notices()
+    storage.clear_notices()
 
 
 def url_options():

@@ -1,0 +1,261 @@
+"""The device's storage as the game page may use it: localStorage read and written safely, values
+measured before they reach Python, unreadable ones set aside, and the notices that say so.
+
+Runs in MicroPython on the main thread (keep to the subset). store.py keeps the page's data
+here; this module knows nothing of what the data means. No function here raises: when storage
+is blocked, full or missing, reads find nothing, writes save nothing, and one notice says so.
+Notices are shown in #store-notice (made above #game if the page has none) with an OK button,
+or with the action store.py sets (``set_action``) while another tab has the game.
+"""
+
+import json
+
+import js
+from pyscript import document
+
+import bridge
+
+BACKUP_SUFFIX = ".backup"
+MAX_VALUE = 256 * 1024  # characters; a real saved game is a few kB
+NOTICE_ID = "store-notice"
+
+UNAVAILABLE = ("This browser is not letting the site store anything (private browsing or full "
+               "storage), so your game and statistics will not be kept after you leave the page.")
+SAVE_FAILED = ("Your game could not be saved on this device (storage is full or blocked). "
+               "You can keep playing, but it will not be kept after you leave the page.")
+KEPT_ASIDE = " It is kept aside on this device, so nothing is lost."
+TOO_BIG = ("Something stored by this site was far too large to be a saved game, settings or "
+           "statistics, so it was set aside and the page carried on.")
+
+_state = {"checked": False, "available": False, "action": None}
+
+_notices = []
+
+
+def notices():
+    """Messages for the player about storage (values set aside, unavailable storage, other tabs)."""
+    return list(_notices)
+
+
+def clear_notices():
+    """Forget the notices collected so far and hide them."""
+    del _notices[:]
+    _show_notices()
+
+
+def notice(text):
+    """Add a sentence for the player (once) and show the notices."""
+    if text not in _notices:
+        _notices.append(text)
+        _show_notices()
+
+
+def withdraw(*texts):
+    """Take these notices back (the situation they spoke of is over) and show the rest."""
+    for text in texts:
+        if text in _notices:
+            _notices.remove(text)
+    _show_notices()
+
+
+def set_action(label=None, handler=None):
+    """Show the notices with this button (label, handler(event)) instead of OK; None: OK again."""
+    _state["action"] = None if label is None else (label, handler)
+    _show_notices()
+
+
+def log(*parts):
+    """Details for developers go to the console as warnings, never into the page."""
+    try:
+        js.console.warn(*[str(part) for part in parts])
+    except Exception:
+        pass
+
+
+
+
+# --- localStorage ----------------------------------------------------------------------------
+#
+# A JavaScript exception raised inside a call from MicroPython cannot be caught in Python here:
+# it stops the page's script. localStorage throws when it is blocked (SecurityError), full
+# (QuotaExceededError) or missing, so every access goes through these small JavaScript
+# functions, which catch the exception and answer null or false instead. They also keep a
+# value's size in JavaScript: a string is copied whole into MicroPython's memory when it crosses
+# over, so one that is too large is moved aside there and never crosses.
+
+JS = js.Function.new("""
+  const warn = (what, key, error) => console.warn("localStorage " + what + " failed:", key,
+                                                 error && error.name);
+  const storage = () => window.localStorage;
+  return {
+    probe() {
+      try {
+        const key = "cribbage.probe";
+        storage().setItem(key, "1");
+        storage().removeItem(key);
+        return true;
+      } catch (error) { warn("probe", "", error); return false; }
+    },
+    get(key, limit) {
+      // The text under key; null if none; its length (a number) if it was longer than limit,
+      // in which case it has been moved to key + ".backup" (or, if even that fails, left).
+      try {
+        const value = storage().getItem(key);
+        if (value === null) return null;
+        if (value.length <= limit) return String(value);
+        try { storage().setItem(key + ".backup", value); storage().removeItem(key); }
+        catch (error) { warn("move aside", key, error); }
+        return value.length;
+      } catch (error) { warn("read", key, error); return null; }
+    },
+    set(key, value) {
+      try { storage().setItem(key, value); return true; }
+      catch (error) { warn("write", key, error); return false; }
+    },
+    remove(key) {
+      try { storage().removeItem(key); return true; }
+      catch (error) { warn("remove", key, error); return false; }
+    },
+    saver(event, key) {
+      // For a storage event on key: [tab, rev] of the game another tab saved, "" if the key was
+      // cleared, null for any other change (read here: the value never crosses).
+      try {
+        if (event.key !== key) return null;
+        if (event.newValue === null) return "";
+        const saved = JSON.parse(event.newValue);
+        return [String(saved.tab), Number.isInteger(saved.rev) ? saved.rev : 0];
+      } catch (error) { return null; }
+    },
+    channel(name) {
+      try { return typeof BroadcastChannel === "function" ? new BroadcastChannel(name) : null; }
+      catch (error) { return null; }
+    },
+    post(channel, message) {
+      try { channel.postMessage(message); return true; } catch (error) { return false; }
+    },
+  };
+""")()
+
+
+def is_available():
+    """True if localStorage can be written (probed once, with a throwaway key)."""
+    if _state["checked"]:
+        return _state["available"]
+    _state["checked"] = True
+    _state["available"] = bool(JS.probe())
+    if not _state["available"]:
+        notice(UNAVAILABLE)
+    return _state["available"]
+
+
+def is_text(value):
+    return isinstance(value, str)
+
+
+def is_int(value):
+    return type(value) is int
+
+
+def read(key):
+    """The text stored under key, or None (absent, unavailable, unreadable or set aside)."""
+    if not is_available():
+        return None
+    value = JS.get(key, MAX_VALUE)
+    if is_int(value):
+        log("localStorage value set aside (too large):", key, value)
+        notice(TOO_BIG)
+        return None
+    return value if is_text(value) else None
+
+
+def write(key, text):
+    """Store text under key; False (and a notice) if the browser refuses."""
+    if not is_available():
+        return False
+    if JS.set(key, text):
+        return True
+    notice(SAVE_FAILED)
+    return False
+
+
+def remove(key):
+    if is_available():
+        JS.remove(key)
+
+
+def keep_aside(key, text, notice_text):
+    """Move a value that cannot be used under its backup key (replacing an older backup), say so."""
+    if write(key + BACKUP_SUFFIX, text):
+        remove(key)
+    notice(notice_text)
+
+
+def read_json(key, notice_text):
+    """(text, parsed JSON) under key; (None, None) if absent; unreadable text is set aside."""
+    text = read(key)
+    if text is None:
+        return None, None
+    try:
+        return text, json.loads(text)
+    except Exception:
+        keep_aside(key, text, notice_text)
+        return None, None
+
+
+def dumps(value):
+    return json.dumps(value)
+
+
+
+
+# --- the notice box --------------------------------------------------------------------------
+
+
+def _notice_box():
+    box = document.getElementById(NOTICE_ID)
+    if box is not None:
+        return box
+    box = document.createElement("div")
+    box.id = NOTICE_ID
+    box.className = "store-notice"
+    box.setAttribute("role", "status")
+    anchor = document.getElementById("game") or document.querySelector("main") or document.body
+    anchor.prepend(box)
+    return box
+
+
+def _show_notices():
+    """Show the notices in #store-notice (text via DOM calls), with the action button when one
+    is set (taking the game back from another tab), else an OK button that dismisses them."""
+    try:
+        box = _notice_box()
+        box.replaceChildren()
+        if not _notices:
+            box.hidden = True
+            box.setAttribute("data-kind", "none")
+            return
+        for text in _notices:
+            para = document.createElement("p")
+            para.textContent = text
+            box.append(para)
+        action = _state["action"]
+        if action is not None:
+            label, handler = action
+            button = document.createElement("button")
+            button.type = "button"
+            button.className = "button store-take-back"
+            button.textContent = label
+            box.append(button)
+            bridge.on(button, "click", handler)
+            box.setAttribute("data-kind", "other-tab")
+        else:
+            button = document.createElement("button")
+            button.type = "button"
+            button.className = "button store-dismiss"
+            button.textContent = "OK"
+            box.append(button)
+            bridge.on(button, "click", lambda event: clear_notices())
+            box.setAttribute("data-kind", "info")
+        box.hidden = False
+    except Exception as error:
+        log("notice not shown:", error)
