@@ -291,6 +291,60 @@ def verify_deal(request: dict) -> dict:
     }
 
 
+# --- game records: codes to share, replays, the deal of the day (engine/share.py, replay.py) ----
+
+DAILY_LEVEL = "hard"  # the strongest computer the deal of the day plays
+
+
+def _replayed(state) -> dict:
+    """A game for the replay view: its steps, seating and the display data of every card."""
+    from engine import narration, replay, share
+
+    steps = replay.replay_steps(state)
+    seating = narration.Seating.of(state)
+    daily = state.base_seed[len(share.DAILY_PREFIX):] if (
+        state.practice and state.base_seed.startswith(share.DAILY_PREFIX)) else None
+    return {"code": share.encode(state), "steps": steps, "players": state.players, "target": state.target,
+            "names": list(seating.names), "seats": list(state.seats), "practice": state.practice,
+            "daily": daily, "over": state.is_over, "scores": state.scores,
+            "result": narration.result(state, seating),
+            "cards": {str(c): narration.card_info(c) for c in range(52)}}
+
+
+@endpoint
+def share_code(request: dict) -> dict:
+    """The code of a saved ``game`` (its JSON text): ``{"code", "length"}``."""
+    from engine import record, share
+
+    state = record.from_json(request["game"])
+    code = share.encode(state)
+    return {"code": code, "length": len(code)}
+
+
+@endpoint
+def replay_game(request: dict) -> dict:
+    """A game to replay, from a shared ``code`` or a saved ``game``: its steps and the code."""
+    from engine import record, share
+
+    if "code" in request:
+        state = share.decode(request["code"])
+    else:
+        state = record.from_json(request["game"])
+    return _replayed(state)
+
+
+@endpoint
+def daily_seed(request: dict) -> dict:
+    """The deal of the day's rule for a ``day`` (YYYY-MM-DD) and a ``hand`` (from 1): its seed
+    and commitment, and the game's own practice seed."""
+    from engine import fairdeal, share
+
+    day, hand = request["day"], request.get("hand", 1)
+    seed = share.daily_hand_seed(day, hand)
+    return {"day": day, "hand": hand, "game_seed": share.daily_seed_text(day), "seed": seed,
+            "commitment": fairdeal.commitment(seed)}
+
+
 # --- the player's statistics (engine/stats.py; the person is seat 0) --------------------------
 
 

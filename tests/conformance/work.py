@@ -204,6 +204,10 @@ def endpoint_vectors():
         ("stats_check", {"stats_text": None}), ("stats_check", {"stats_text": "{not json"}),
         ("stats_check", {"stats_text": json.dumps({"games": 1})}), ("stats_check", {"stats_text": 5}),
         ("stats_record", {"game": saved, "difficulty": "hard", "stats": None}),
+        ("share_code", {"game": saved}), ("share_code", {"game": "{}"}),
+        ("replay_game", {"game": saved}), ("replay_game", {"code": "c1.AQAAAt4"}), ("replay_game", {"code": 7}),
+        ("daily_seed", {"day": "2026-12-01", "hand": 2}), ("daily_seed", {"day": "2026-02-30"}),
+        ("new_game", {"difficulty": "hard", "seed": "cribbage-daily:2026-12-01"}),
     ]
 
 
@@ -248,7 +252,10 @@ def page_game(index):
     fairdeal.use_seed_source(None)
     last = reply["result"] if reply["ok"] else reply
     stats = endpoint_reply("stats_record", {"game": last.get("game"), "difficulty": level, "stats": None})
-    return {"steps": steps, "outcome": last.get("outcome"), "replies": digest(replies), "stats": stats}
+    code = endpoint_reply("share_code", {"game": last.get("game")})
+    told = endpoint_reply("replay_game", {"code": code["result"]["code"]}) if code.get("ok") else code
+    return {"steps": steps, "outcome": last.get("outcome"), "replies": digest(replies), "stats": stats,
+            "code": code, "replay": digest(told)}
 
 
 PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "decks": deck_item,

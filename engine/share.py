@@ -1,0 +1,242 @@
+"""Games as short codes to share, their replay step by step, and the deal of the day.
+
+A game code holds the rules, the seating, the game's seed and the people's decisions, each as
+its place in the list of legal actions when it was made; the computers' moves are not written
+down, since a seated computer always makes the move ``players.get_player(level,
+record.COMPUTER_SEED)`` makes from its view. Decoding replays the game from its seed, asking
+the computers again, so a code gives back the very same game or is refused::
+
+    c1.<base64url of the bytes below>
+
+    version 1 | flags: players - 2 (2 bits), target 61 (1), muggins (1), practice (1)
+    one byte per seat: 0 a person, else 1 + the computer's level in players.PLAYER_NAMES
+    the seed: 16 bytes, or for a practice game its text's UTF-8 length (1 byte) and bytes
+    the people's names, if any: for each seat its UTF-8 length (1 byte) and bytes; else 0
+    the people's decisions, a byte each; how many computer moves follow the last of them
+    (1 byte); then 4 bytes of SHA-256 of everything before
+
+A whole two-player game to 121 takes about 200 characters. ``replay_steps`` gives the table
+after every deal, discard, card laid, go and count, as a person at the first seat saw it, with
+every hand face up once its hand is over.
+
+The deal of the day: each calendar day's game is the practice game whose seed is
+``daily_seed_text(day)`` (``"cribbage-daily:YYYY-MM-DD"``), so hand N of that day is dealt from
+the first 32 hex digits of the SHA-256 of ``"cribbage-daily:YYYY-MM-DD:N"``; everyone gets the
+same cards, and anyone can rebuild them.
+
+>>> from engine.game import new_game
+>>> state = new_game(seed="share-doc", seats=["person", "hard"])
+>>> _ = state.apply(state.legal_actions()[3])
+>>> code = encode(state)
+>>> code.startswith("c1."), decode(code).to_json() == state.to_json()
+(True, True)
+"""
+
+from binascii import a2b_base64, b2a_base64
+
+from engine.compat import sha256_hex
+from engine.game import PERSON, GameState, IllegalActionError, new_game
+from engine.messages import quoted
+from engine.players import PLAYER_NAMES, get_player
+from engine.record import COMPUTER_SEED, MAX_NAME
+
+CODE_PREFIX = "c1."
+CODE_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+CODE_VERSION = 1
+CHECK_BYTES = 4
+MAX_CODE = 4000  # characters: far more than a whole game needs
+DAILY_PREFIX = "cribbage-daily:"
+
+
+class CodeError(ValueError):
+    """A game code that is damaged, forged or not a code at all (the message says which)."""
+
+
+def _fail(message: str) -> CodeError:
+    return CodeError(f"not a game code: {message}")
+
+
+def _decisions(state: GameState) -> tuple:
+    """The people's decisions of a game, each as its place among the legal actions then, and how
+    many computer moves came after the last of them."""
+    replayed = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins,
+                        players=state.players, seats=list(state.seats), names=state.names)
+    picks = []
+    after = 0
+    for actions in [h["actions"] for h in state.history] + [state.actions]:
+        for action in actions:
+            if state.seats[replayed.to_act] == PERSON:
+                picks.append(replayed.legal_actions().index(action))
+                after = 0
+            else:
+                after += 1
+            replayed.apply(action)
+    return picks, after
+
+
+def _text_bytes(text: str) -> bytes:
+    data = text.encode("utf-8")
+    if len(data) > 255:
+        raise ValueError("a name or practice seed is too long for a game code")
+    return bytes([len(data)]) + data
+
+
+def encode(state: GameState) -> str:
+    """The game as a code (see the module's docstring)."""
+    flags = (state.players - 2) | ((1 if state.target == 61 else 0) << 2) | (int(state.muggins) << 3) \
+        | (int(state.practice) << 4)
+    out = [bytes([CODE_VERSION, flags])]
+    out.append(bytes([0 if kind == PERSON else 1 + PLAYER_NAMES.index(kind) for kind in state.seats]))
+    if state.practice:
+        out.append(_text_bytes(state.base_seed))
+    else:
+        out.append(bytes(int(state.base_seed[i:i + 2], 16) for i in range(0, 32, 2)))
+    if state.names is None:
+        out.append(b"\x00")
+    else:
+        out.append(b"\x01" + b"".join(_text_bytes(name) for name in state.names))
+    picks, after = _decisions(state)
+    if any(p > 255 for p in picks) or after > 255:
+        raise ValueError("a decision does not fit a game code")
+    out.append(bytes(picks) + bytes([after]))
+    body = b"".join(out)
+    check = bytes(int(sha256_hex(body)[2 * i:2 * i + 2], 16) for i in range(CHECK_BYTES))
+    text = b2a_base64(body + check).decode("ascii").strip()
+    return CODE_PREFIX + text.replace("+", "-").replace("/", "_").rstrip("=")
+
+
+def _read_text(data: bytes, at: int) -> tuple:
+    if at >= len(data):
+        raise _fail("it ends too soon")
+    n = data[at]
+    if at + 1 + n > len(data):
+        raise _fail("it ends too soon")
+    try:
+        return data[at + 1:at + 1 + n].decode("utf-8"), at + 1 + n
+    except UnicodeError:
+        raise _fail("a name is not text") from None
+
+
+def decode(code: object) -> GameState:
+    """The game a code holds, replayed from its seed; CodeError if it is damaged or forged."""
+    if not isinstance(code, str):
+        raise _fail("it is not text")
+    code = code.strip()
+    if not code.startswith(CODE_PREFIX) or len(code) > MAX_CODE:
+        raise _fail(f"a code starts {CODE_PREFIX!r} and is at most {MAX_CODE} characters")
+    text = code[len(CODE_PREFIX):]
+    if any(ch not in CODE_ALPHABET for ch in text):
+        raise _fail("it is not in the code's alphabet (letters, digits, - and _)")
+    text = text.replace("-", "+").replace("_", "/")
+    try:
+        data = a2b_base64((text + "=" * (-len(text) % 4)).encode("ascii"))
+    except ValueError:
+        raise _fail("it is not in the code's alphabet") from None
+    if len(data) < 2 + CHECK_BYTES:
+        raise _fail("it is too short")
+    body, check = data[:-CHECK_BYTES], data[-CHECK_BYTES:]
+    if bytes(int(sha256_hex(body)[2 * i:2 * i + 2], 16) for i in range(CHECK_BYTES)) != check:
+        raise _fail("it has been changed or damaged (its check does not match)")
+    if body[0] != CODE_VERSION:
+        raise _fail(f"it is of version {body[0]}; this engine reads version {CODE_VERSION}")
+    flags = body[1]
+    players = 2 + (flags & 3)
+    if players > 4 or flags >> 5:
+        raise _fail("its rules are not a game's")
+    target, muggins, practice = (61 if flags & 4 else 121), bool(flags & 8), bool(flags & 16)
+    at = 2 + players
+    if at > len(body):
+        raise _fail("it ends too soon")
+    seats = []
+    for byte in body[2:at]:
+        if byte > len(PLAYER_NAMES):
+            raise _fail("it seats a computer of a level this engine does not know")
+        seats.append(PERSON if byte == 0 else PLAYER_NAMES[byte - 1])
+    if practice:
+        seed, at = _read_text(body, at)
+    else:
+        if at + 16 > len(body):
+            raise _fail("it ends too soon")
+        seed, at = "".join("%02x" % b for b in body[at:at + 16]), at + 16
+    names = None
+    if at >= len(body):
+        raise _fail("it ends too soon")
+    has_names, at = body[at], at + 1
+    if has_names:
+        names = []
+        for _ in range(players):
+            name, at = _read_text(body, at)
+            if not name or len(name) > MAX_NAME:
+                raise _fail("a name is empty or too long")
+            names.append(name)
+    try:
+        state = new_game(seed=seed, target=target, muggins=muggins, players=players, seats=seats, names=names)
+    except ValueError as error:
+        raise _fail(str(error)) from None
+    state.practice = practice
+    if at >= len(body):
+        raise _fail("it ends too soon")
+    _play_back(state, body[at:-1], body[-1])
+    return state
+
+
+def _play_back(state: GameState, picks: bytes, after: int) -> None:
+    """Make the people's decisions in turn, the computers' moves in between, and ``after``
+    computer moves once the last decision is made."""
+    computers = {}
+    used = 0
+    while not state.is_over:
+        seat = state.to_act
+        kind = state.seats[seat]
+        if used == len(picks) and after == 0:
+            return
+        if kind == PERSON:
+            if used == len(picks):
+                raise _fail("it holds fewer decisions than its game needs")
+            legal = state.legal_actions()
+            if picks[used] >= len(legal):
+                raise _fail(f"decision {used + 1} is not one of the moves there were")
+            action = legal[picks[used]]
+            used += 1
+        else:
+            if kind not in computers:
+                computers[kind] = get_player(kind, seed=COMPUTER_SEED)
+            view = state.view(seat)
+            action = computers[kind].choose(view, view["legal_actions"])
+            if used == len(picks):
+                after -= 1
+        try:
+            state.apply(action)
+        except IllegalActionError as error:
+            raise _fail(str(error)) from None
+    if used != len(picks) or after:
+        raise _fail("it has moves after the end of the game")
+
+
+# --------------------------------------------------------------------------------------------
+# The deal of the day
+
+
+def daily_seed_text(day: str) -> str:
+    """The practice seed of a day's game, for a date written YYYY-MM-DD.
+
+    >>> daily_seed_text("2026-12-01")
+    'cribbage-daily:2026-12-01'
+    """
+    parts = day.split("-") if isinstance(day, str) else []
+    if not (len(parts) == 3 and [len(p) for p in parts] == [4, 2, 2] and all(p.isdigit() for p in parts)):
+        raise ValueError(f"a day is written YYYY-MM-DD, not {quoted(day)}")
+    year, month, date = int(parts[0]), int(parts[1]), int(parts[2])
+    days = (31, 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28, 31, 30, 31, 30, 31, 31,
+            30, 31, 30, 31)
+    if not (2000 <= year <= 9999 and 1 <= month <= 12 and 1 <= date <= days[month - 1]):
+        raise ValueError(f"there is no day {quoted(day)}")
+    return DAILY_PREFIX + day
+
+
+def daily_hand_seed(day: str, hand: int) -> str:
+    """The seed of hand ``hand`` (from 1) of a day's game: the first 32 hex digits of the
+    SHA-256 of ``"cribbage-daily:YYYY-MM-DD:N"``."""
+    if type(hand) is not int or not 1 <= hand <= 400:
+        raise ValueError(f"a hand is numbered from 1, not {quoted(hand)}")
+    return sha256_hex(daily_seed_text(day) + ":" + str(hand))[:32]
