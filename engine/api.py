@@ -163,6 +163,30 @@ def computer_move(request: dict) -> dict:
     return host.computer_move(request)
 
 
+@endpoint
+def hint(request: dict) -> dict:
+    """The coach's hint for the person to act in ``game`` (engine/coach.py); marks the game hinted."""
+    from engine import host
+
+    return host.hint(request)
+
+
+@endpoint
+def review_hand(request: dict) -> dict:
+    """A finished hand of ``game`` reviewed for the person: each decision against the best."""
+    from engine import host
+
+    return host.review_hand(request)
+
+
+@endpoint
+def review_game(request: dict) -> dict:
+    """The ``game`` reviewed for the person: points lost to discards, pegging and miscounts."""
+    from engine import host
+
+    return host.review_game(request)
+
+
 # --- the hand calculator, the discard helper and the deal verifier ----------------------------
 
 SHOW_CARDS = 5  # four in the hand or crib, then the starter

@@ -261,6 +261,7 @@ class GameState:
         self.muggins = muggins
         self.base_seed = base_seed  # every deal follows from it (derive_seed)
         self.practice = practice  # the seed was given (a practice game), not drawn in secret
+        self.hinted = False  # a person asked the coach for a hint (engine/coach.py) in this game
         self.seats = list(seats) if seats is not None else [PERSON] * players
         self.names = list(names) if names is not None else None
         self.cut: dict = {}

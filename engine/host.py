@@ -131,6 +131,16 @@ def _load(request: dict) -> GameState:
     return from_json(text)
 
 
+def _peek(request: dict) -> GameState:
+    """The request's game for a question that leaves it as it is (the last reply's stays known)."""
+    text = request.get("game")
+    if not isinstance(text, str):
+        raise ValueError("The request has no game (the game's JSON text).")
+    if text != _LAST["text"]:
+        _remember(text, from_json(text))
+    return _LAST["state"]
+
+
 def seating_request(request: dict, players: int) -> "list[str] | None":
     """The people's names for a new game shared on one device (``pass_and_play``), else None."""
     passing = request.get("pass_and_play", False)
@@ -254,3 +264,62 @@ def computer_move(request: dict) -> dict:
     action = get_player(level, seed=COMPUTER_SEED).choose(view, view["legal_actions"])
     events = state.apply(action)
     return reply(state, events, Seating.of(state), _seat(request, state))
+
+
+# --- the coach (engine/coach.py) -------------------------------------------------------------
+
+
+def hint(request: dict) -> dict:
+    """The coach's hint for the person to act (``seat``): the discards ranked, or the cards to lay
+    with their reasons. The game is marked as played with hints: the reply's ``game`` is its new
+    text, which the page keeps."""
+    from engine import coach
+
+    state = _peek(request)
+    seat = _seat(request, state)
+    if state.is_over or state.to_act != seat or state.phase not in ("discard", "play"):
+        raise ValueError("The coach has a hint only for your discard or your next card.")
+    view = state.view(seat)
+    found = coach.discard_hint(view) if state.phase == "discard" else coach.play_hint(view)
+    found["phase"] = state.phase
+    state.hinted = True
+    text = state.to_json()
+    _remember(text, state)
+    return {"hint": found, "game": text, "cards": {str(c): card_info(c) for c in sorted(view["hand"])}}
+
+
+def _review_cards(review: dict) -> dict:
+    """Display data for every card a review mentions."""
+    seen = set()
+    for decision in review.get("decisions", []) + review.get("worst", []):
+        for key in ("cards", "threw", "best", "card", "kept", "starter"):
+            value = decision.get(key)
+            if isinstance(value, list):
+                seen.update(value)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                seen.add(value)
+    return {str(c): card_info(c) for c in sorted(seen)}
+
+
+def review_hand(request: dict) -> dict:
+    """A finished hand (``hand_number``, default the last one finished) reviewed for ``seat``."""
+    from engine import coach
+
+    state = _peek(request)
+    seat = _seat(request, state)
+    number = request.get("hand_number", state.hand_number if state.is_over else state.hand_number - 1)
+    review = coach.review_hand(state, number, seat)
+    review["cards"] = _review_cards(review)
+    return review
+
+
+def review_game(request: dict) -> dict:
+    """The whole game so far reviewed for ``seat``: totals, each hand's, the costliest decisions."""
+    from engine import coach
+
+    state = _peek(request)
+    seat = _seat(request, state)
+    review = coach.review_game(state, seat)
+    review["cards"] = _review_cards(review)
+    review["over"] = state.is_over
+    return review

@@ -7,6 +7,8 @@ A saved game holds nothing that can be worked out from the rest. Its record is::
      "hands": [{"commitment": "<SHA-256 of the hand's seed>", "actions": [...]}, ...],
      "check": "<16 hex digits>"}
 
+and ``"hinted": true`` in a game where a person asked for a hint (the statistics mark it).
+
 Every deal follows from the game's seed (``game.derive_seed``); each hand keeps the commitment
 that was shown before its first card, and the actions taken in it (``GameState.apply``'s
 canonical actions, in order). Loading replays the game from its seed and actions, so the
@@ -50,6 +52,7 @@ MAX_NAME = 40  # characters of a person's name kept with the game
 LEVEL_CHARS = "abcdefghijklmnopqrstuvwxyz"
 RECORD_KEYS = ("format", "version", "players", "target", "muggins", "practice", "seed", "seats", "names",
                "hands", "check")
+OPTIONAL_KEYS = ("hinted",)  # written only when true, so older records keep their check
 HAND_KEYS = ("commitment", "actions")
 
 
@@ -62,6 +65,8 @@ def to_record(state: GameState) -> dict:
               "target": state.target, "muggins": state.muggins, "practice": state.practice,
               "seed": state.base_seed, "seats": list(state.seats),
               "names": None if state.names is None else list(state.names), "hands": hands}
+    if state.hinted:
+        record["hinted"] = True
     record["check"] = record_check(record)
     return record
 
@@ -147,13 +152,14 @@ def check_record(data: object) -> dict:
     keys = set(data)
     missing = sorted(set(RECORD_KEYS) - keys)
     _need(not missing, f"the game lacks {', '.join(missing)}")
-    extra = sorted((quoted(k) for k in keys - set(RECORD_KEYS)))
+    extra = sorted((quoted(k) for k in keys - set(RECORD_KEYS) - set(OPTIONAL_KEYS)))
     _need(not extra, f"the game has unknown field(s) {', '.join(extra)}")
     n = data["players"]
     _need(_is_int(n) and n in PLAYER_COUNTS, f"players must be one of 2, 3 or 4, got {quoted(n)}")
     _need(_is_int(data["target"]) and data["target"] in TARGETS, f"target must be 121 or 61, got {quoted(data['target'])}")
     _need(isinstance(data["muggins"], bool), "muggins must be true or false")
     _need(isinstance(data["practice"], bool), "practice must be true or false")
+    _need(data.get("hinted", True) is True, "hinted, when present, must be true")
     seed = data["seed"]
     _need(isinstance(seed, str) and 0 < len(seed) <= MAX_SEED_TEXT, "the game's seed must be a short text")
     _need(data["practice"] or fairdeal.is_normal_seed(seed), "a game's own seed is 32 lowercase hex digits")
@@ -203,6 +209,7 @@ def replay(data: object, tail: bool = False) -> tuple:
     state = new_game(seed=record["seed"], target=record["target"], muggins=record["muggins"],
                      players=record["players"], seats=list(record["seats"]), names=record["names"])
     state.practice = record["practice"]
+    state.hinted = "hinted" in record
     events = list(state.start_events) if tail else []
     before = None
     computers = {}

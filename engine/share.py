@@ -8,7 +8,7 @@ the computers again, so a code gives back the very same game or is refused::
 
     c1.<base64url of the bytes below>
 
-    version 1 | flags: players - 2 (2 bits), target 61 (1), muggins (1), practice (1)
+    version 1 | flags: players - 2 (2 bits), target 61 (1), muggins (1), practice (1), hinted (1)
     one byte per seat: 0 a person, else 1 + the computer's level in players.PLAYER_NAMES
     the seed: 16 bytes, or for a practice game its text's UTF-8 length (1 byte) and bytes
     the people's names, if any: for each seat its UTF-8 length (1 byte) and bytes; else 0
@@ -84,7 +84,7 @@ def _text_bytes(text: str) -> bytes:
 def encode(state: GameState) -> str:
     """The game as a code (see the module's docstring)."""
     flags = (state.players - 2) | ((1 if state.target == 61 else 0) << 2) | (int(state.muggins) << 3) \
-        | (int(state.practice) << 4)
+        | (int(state.practice) << 4) | (int(state.hinted) << 5)
     out = [bytes([CODE_VERSION, flags])]
     out.append(bytes([0 if kind == PERSON else 1 + PLAYER_NAMES.index(kind) for kind in state.seats]))
     if state.practice:
@@ -141,7 +141,7 @@ def decode(code: object) -> GameState:
         raise _fail(f"it is of version {body[0]}; this engine reads version {CODE_VERSION}")
     flags = body[1]
     players = 2 + (flags & 3)
-    if players > 4 or flags >> 5:
+    if players > 4 or flags >> 6:
         raise _fail("its rules are not a game's")
     target, muggins, practice = (61 if flags & 4 else 121), bool(flags & 8), bool(flags & 16)
     at = 2 + players
@@ -174,6 +174,7 @@ def decode(code: object) -> GameState:
     except ValueError as error:
         raise _fail(str(error)) from None
     state.practice = practice
+    state.hinted = bool(flags & 32)
     if at >= len(body):
         raise _fail("it ends too soon")
     _play_back(state, body[at:-1], body[-1])

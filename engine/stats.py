@@ -31,6 +31,8 @@ What the record holds (all counts are whole numbers, never negative):
 - ``hands`` (hands dealt), ``shows`` (the player's hands counted), ``cribs`` (the player's cribs
   counted) and ``points`` by source (pegging, hand, crib, heels, muggins): the averages are
   pegging per hand dealt, hand per show and crib per crib (``averages``);
+- ``hinted`` and ``hinted_wins``: the games played with the coach's hints (part of ``games``), and
+  how many of them were won;
 - ``recent``: ids of the last games recorded, so the same game is never counted twice.
 
 In muggins games a hand's points are those the player claimed (the rest go to the opponent),
@@ -59,12 +61,13 @@ REPAIR_NOTICE = ("Your saved statistics held entries this version does not keep;
 _RECORD_KEYS = ("games", "wins", "losses")
 _COUNT_KEYS = ("games", "wins", "losses", "streak", "best_streak", "twenty_nines",
                "skunks_given", "double_skunks_given", "skunks_taken", "double_skunks_taken",
-               "hands", "shows", "cribs")
+               "hands", "shows", "cribs", "hinted", "hinted_wins")
+_ADDED_KEYS = ("hinted", "hinted_wins")  # counts a record from before them lacks: they start at 0
 _STATS_KEYS = frozenset(("version", "by_difficulty", "by_target", "best_hand", "best_crib",
                          "points", "recent") + _COUNT_KEYS)
 _SUMMARY_KEYS = frozenset(("version", "id", "seat", "players", "target", "muggins", "difficulty",
                            "winner", "won", "scores", "skunk_given", "skunk_taken", "points",
-                           "hands", "shows", "cribs", "best_hand", "best_crib", "twenty_nines"))
+                           "hands", "shows", "cribs", "best_hand", "best_crib", "twenty_nines", "hinted"))
 _SKUNKS = ("none", "skunk", "double_skunk")
 
 
@@ -78,6 +81,7 @@ def new_stats() -> dict:
         "best_hand": None, "best_crib": None, "twenty_nines": 0,
         "skunks_given": 0, "double_skunks_given": 0, "skunks_taken": 0, "double_skunks_taken": 0,
         "hands": 0, "shows": 0, "cribs": 0,
+        "hinted": 0, "hinted_wins": 0,
         "points": {source: 0 for source in SOURCES},
         "recent": [],
     }
@@ -180,6 +184,8 @@ def parse_stats(obj: object) -> dict:
         raise ValueError("more skunks given than games won")
     if out["skunks_taken"] + out["double_skunks_taken"] > losses:
         raise ValueError("more skunks taken than games lost")
+    if out["hinted"] > games or out["hinted_wins"] > min(wins, out["hinted"]):
+        raise ValueError("more games with hints than games, or more of them won than played or won")
     if out["hands"] < games:
         raise ValueError(f"hands ({out['hands']}) is fewer than games ({games})")
     if out["shows"] > out["hands"]:
@@ -211,7 +217,8 @@ def parse_stats(obj: object) -> dict:
 def repair_stats(obj: object) -> tuple:
     """Mend a statistics record where that is safe, then check it: (record, what was mended).
 
-    Fields this version does not know (as a newer version might write) are left out, and a
+    Fields this version does not know (as a newer version might write) are left out, counts
+    added since the record was written start at 0 (not a mend: nothing was lost), and a
     recent-games list grown past ``RECENT_MAX`` keeps its newest entries; everything else must
     pass ``parse_stats`` as it is (ValueError otherwise).
 
@@ -222,6 +229,9 @@ def repair_stats(obj: object) -> tuple:
     mended = []
     if isinstance(obj, dict):
         obj = dict(obj)
+        if obj.get("version") == STATS_VERSION:
+            for key in _ADDED_KEYS:
+                obj.setdefault(key, 0)
         for key in sorted((k for k in obj if k not in _STATS_KEYS), key=str):
             del obj[key]
             mended.append(f"left out the unknown field {quoted(key)}")
@@ -349,6 +359,7 @@ def game_summary(game: object, difficulty: "str | None" = None, seat: int = 0) -
         "best_hand": best_hand,
         "best_crib": best_crib,
         "twenty_nines": twenty_nines,
+        "hinted": state.hinted,
     }
 
 
@@ -363,8 +374,9 @@ def parse_summary(obj: object) -> dict:
         raise ValueError(f"unknown difficulty {quoted(summary['difficulty'])}")
     if str(summary["target"]) not in TARGET_KEYS or not _is_int(summary["target"]):
         raise ValueError(f"unknown target {quoted(summary['target'])}")
-    if not isinstance(summary["won"], bool):
-        raise ValueError("won must be true or false")
+    for key in ("won", "hinted"):
+        if not isinstance(summary[key], bool):
+            raise ValueError(f"{key} must be true or false")
     for key in ("skunk_given", "skunk_taken"):
         if summary[key] not in _SKUNKS:
             raise ValueError(f"{key} must be one of {', '.join(_SKUNKS)}")
@@ -419,6 +431,9 @@ def record_game(stats: dict, summary: dict) -> dict:
     _bump(out["by_target"], str(summary["target"]), won)
     out["by_difficulty"] = {k: out["by_difficulty"][k] for k in DIFFICULTIES if k in out["by_difficulty"]}
     out["by_target"] = {k: out["by_target"][k] for k in TARGET_KEYS if k in out["by_target"]}
+    if summary["hinted"]:
+        out["hinted"] += 1
+        out["hinted_wins"] += 1 if won else 0
     out["streak"] = out["streak"] + 1 if won else 0
     out["best_streak"] = max(out["best_streak"], out["streak"])
     out["best_hand"] = _best_of(out["best_hand"], summary["best_hand"])

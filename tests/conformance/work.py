@@ -208,6 +208,9 @@ def endpoint_vectors():
         ("replay_game", {"game": saved}), ("replay_game", {"code": "c1.AQAAAt4"}), ("replay_game", {"code": 7}),
         ("daily_seed", {"day": "2026-12-01", "hand": 2}), ("daily_seed", {"day": "2026-02-30"}),
         ("new_game", {"difficulty": "hard", "seed": "cribbage-daily:2026-12-01"}),
+        ("hint", {"game": saved}), ("hint", {"game": saved, "seat": 1}), ("hint", {"game": "{}"}),
+        ("review_hand", {"game": saved}), ("review_hand", {"game": saved, "hand_number": "1"}),
+        ("review_game", {"game": saved}), ("review_game", {}),
     ]
 
 
@@ -240,6 +243,11 @@ def page_game(index):
             reply = endpoint_reply("computer_move", ask)
         else:
             view = result["view"]
+            if index % 4 == 0 and result["awaiting"] in ("discard", "play"):
+                hinted = endpoint_reply("hint", {"game": result["game"]})
+                replies.append(comparable(hinted))
+                if hinted["ok"]:
+                    ask["game"] = hinted["result"]["game"]
             if result["awaiting"] == "count":
                 counting = view["counting"]
                 points = score_show(counting["cards"], counting["starter"], counting["show"] == "crib").total
@@ -253,9 +261,10 @@ def page_game(index):
     last = reply["result"] if reply["ok"] else reply
     stats = endpoint_reply("stats_record", {"game": last.get("game"), "difficulty": level, "stats": None})
     code = endpoint_reply("share_code", {"game": last.get("game")})
+    review = endpoint_reply("review_game", {"game": last.get("game")})
     told = endpoint_reply("replay_game", {"code": code["result"]["code"]}) if code.get("ok") else code
     return {"steps": steps, "outcome": last.get("outcome"), "replies": digest(replies), "stats": stats,
-            "code": code, "replay": digest(told)}
+            "code": code, "replay": digest(told), "review": digest(review)}
 
 
 PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "decks": deck_item,

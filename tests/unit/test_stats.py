@@ -58,6 +58,7 @@ def summary(**changes):
         "skunk_given": "none", "skunk_taken": "none",
         "points": {"pegging": 30, "hand": 60, "crib": 25, "heels": 2, "muggins": 0},
         "hands": 10, "shows": 10, "cribs": 5, "best_hand": 16, "best_crib": 12, "twenty_nines": 0,
+        "hinted": False,
     }
     base.update(changes)
     return base
@@ -428,3 +429,35 @@ def test_the_difficulty_counted_is_the_one_the_game_was_played_at():
         view = state.view(state.to_act)
         state.apply(computer.choose(view, view["legal_actions"]) if state.to_act == 1 else rng.choice(view["legal_actions"]))
     assert stats.game_summary(state.to_json(), "hard")["difficulty"] == "easy"
+
+
+def test_games_with_hints_are_counted_apart():
+    record = stats.record_game(stats.new_stats(), summary(hinted=True))
+    record = stats.record_game(record, loss(id="0" * 19 + "2", hinted=True))
+    record = stats.record_game(record, summary(id="0" * 19 + "3"))
+    assert (record["games"], record["hinted"], record["hinted_wins"]) == (3, 2, 1)
+    with pytest.raises(ValueError, match="hints"):
+        stats.parse_stats(dict(record, hinted=4))
+    with pytest.raises(ValueError, match="hints"):
+        stats.parse_stats(dict(record, hinted_wins=3))
+
+
+def test_a_record_from_before_hints_reads_without_a_notice():
+    old = stats.new_stats()
+    del old["hinted"], old["hinted_wins"]
+    checked = stats.check_stats_text(json.dumps(old))
+    assert checked["problem"] is None and checked["mended"] == []
+    assert checked["stats"] == stats.new_stats()
+
+
+def test_the_summary_says_whether_hints_were_asked_for():
+    from engine.players import get_player
+
+    state = new_game(seed="hinted-summary", target=61)
+    state.hinted = True
+    while not state.is_over:
+        view = state.view(state.to_act)
+        state.apply(get_player("easy", seed=1).choose(view, view["legal_actions"]))
+    assert stats.game_summary(state.to_json(), "easy")["hinted"] is True
+    state.hinted = False
+    assert stats.game_summary(state, "easy")["hinted"] is False
