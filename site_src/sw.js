@@ -7,7 +7,8 @@
    - activate: delete the caches of older builds and take over the open pages;
    - fetch: the vendored runtime (runtime/, large and versioned by the build) is served from the
      cache first; pages and everything else from the network first, falling back to the cache
-     when the network fails or is too slow, so the site works offline and stays fresh online. */
+     when the network fails or is too slow, so the site works offline and stays fresh online.
+   Why JavaScript: a browser runs only JavaScript in a service worker. */
 "use strict";
 
 const CACHE_PREFIX = "cribbage-";

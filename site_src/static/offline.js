@@ -1,6 +1,7 @@
 /* Registers the offline service worker (sw.js at the site's root) once the page has settled:
    after the load event and, on a page running Python, once its engine is ready or has failed,
-   so that the worker's first download of the site never competes with the page's own. */
+   so that the worker's first download of the site never competes with the page's own.
+   Why JavaScript: the reference pages run no Python at all, and they must work offline too. */
 (function () {
   "use strict";
   if (!("serviceWorker" in navigator)) return;

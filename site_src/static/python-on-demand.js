@@ -8,7 +8,9 @@
    inside the element. Starting sets the markers bridge.py keeps up to date (html[data-app],
    [data-ui], [data-engine]), shows the element's [data-python-hidden] parts (the engine status)
    and adds the engine's worker, the page module and PyScript, just as base.html does for the
-   interactive pages. */
+   interactive pages.
+   Why JavaScript: PyScript starts Python as soon as its script is on the page; deciding whether
+   to put it there at all has to happen before any Python runs. */
 (function () {
   "use strict";
   var box = document.querySelector("[data-python-app]");
