@@ -280,7 +280,14 @@ def hint(request: dict) -> dict:
     if state.is_over or state.to_act != seat or state.phase not in ("discard", "play"):
         raise ValueError("The coach has a hint only for your discard or your next card.")
     view = state.view(seat)
-    found = coach.discard_hint(view) if state.phase == "discard" else coach.play_hint(view)
+    if state.phase == "discard":
+        found = coach.discard_hint(view)
+        for rank, option in enumerate(found["options"], start=1):
+            option["rank"] = rank
+            option["keep_cards"] = [card_info(c) for c in sorted(option["keep"], key=display_order)]
+            option["throw_cards"] = [card_info(c) for c in sorted(option["throw"], key=display_order)]
+    else:
+        found = coach.play_hint(view)
     found["phase"] = state.phase
     state.hinted = True
     text = state.to_json()

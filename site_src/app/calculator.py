@@ -16,7 +16,7 @@ from pyscript import document, window
 
 import bridge
 import cardview
-from cardview import capitalised, card_face, elements, make, show
+from cardview import capitalised, card_face, card_texts, decimal, elements, make, show
 
 HAND_LABELS = ["Hand card 1", "Hand card 2", "Hand card 3", "Hand card 4", "Starter"]
 CRIB_LABELS = ["Crib card 1", "Crib card 2", "Crib card 3", "Crib card 4", "Starter"]
@@ -24,7 +24,6 @@ KIND_NAMES = {"fifteen": "Fifteen", "pair": "Pair", "flush": "Flush", "nobs": "H
 RUN_NAMES = {3: "Run of three", 4: "Run of four", 5: "Run of five"}
 NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six"]
 COUNTED_MARK = "hand-counted"
-MINUS = "\u2212"
 
 
 def by_id(name):
@@ -36,12 +35,6 @@ def sentence(text):
     """The engine's spoken count as a sentence: capital first letter, full stop."""
     text = capitalised(text)
     return text if text.endswith(".") else text + "."
-
-
-def decimal(value):
-    """A figure to two decimals with a real minus sign."""
-    text = "%.2f" % value
-    return MINUS + text[1:] if text.startswith("-") else text
 
 
 def more_cards(n):
@@ -61,17 +54,6 @@ def check_radio(name, value):
     box = document.querySelector('input[name="' + name + '"][value="' + value + '"]')
     if box is not None:
         box.checked = True
-
-
-def card_texts(cell, cards, joiner=" "):
-    """Write cards (display dicts) into a table cell as coloured glyph names with spoken labels."""
-    for i, card in enumerate(cards):
-        if i:
-            cell.appendChild(document.createTextNode(joiner))
-        text = cardview.card_text(card)
-        text.setAttribute("role", "img")
-        text.setAttribute("aria-label", card["spoken"])
-        cell.appendChild(text)
 
 
 class Tool:
@@ -390,24 +372,7 @@ class DiscardHelper(Tool):
         by_id("discard-crib-head").textContent = "Crib (yours)" if dealer else "Crib (theirs)"
         cardview.clear(self.rows)
         for option in options:
-            row = make("tr", "is-best" if option["rank"] == 1 else None)
-            row.setAttribute("data-keep", " ".join(option["keep_names"]))
-            row.setAttribute("data-throw", " ".join(option["throw_names"]))
-            row.setAttribute("data-net", str(option["net"]))
-            head = make("th", "num", str(option["rank"]))
-            head.setAttribute("scope", "row")
-            row.appendChild(head)
-            keep = make("td", "discard-keep")
-            card_texts(keep, option["keep_cards"])
-            row.appendChild(keep)
-            throw = make("td", "discard-throw")
-            card_texts(throw, option["throw_cards"])
-            row.appendChild(throw)
-            row.appendChild(make("td", "num discard-net", decimal(option["net"])))
-            row.appendChild(make("td", "num", decimal(option["hand_ev"])))
-            row.appendChild(make("td", "num", decimal(option["crib_ev"])))
-            row.appendChild(make("td", "num", str(option["hand_min"]) + "–" + str(option["hand_max"])))
-            self.rows.appendChild(row)
+            self.rows.appendChild(cardview.discard_row(option))
         best = options[0]
         self.picker.say("Best: keep " + " ".join(c["spoken"] for c in best["keep_cards"])
                         + ", throw " + " and ".join(c["spoken"] for c in best["throw_cards"]) + ".")

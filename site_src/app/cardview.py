@@ -1,4 +1,5 @@
-"""Card widgets for the hand calculator and the deal checker: card faces, a 52-card picker, slots.
+"""Card widgets for the hand calculator, the deal checker and the coach: card faces, a 52-card
+picker, slots, rows of ranked discards.
 
 Runs in MicroPython on the main thread (keep to the subset). The picker's buttons and the slots
 are rendered by the page's template (site_src/templates/_cards.html), so the page is complete
@@ -18,6 +19,7 @@ import bridge
 SUIT_LETTERS = "CDHS"
 GLYPH_SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
 MOVES = {"ArrowLeft": -1, "ArrowRight": 1, "ArrowUp": -13, "ArrowDown": 13}
+MINUS = "\u2212"
 
 
 def quick_name(token):
@@ -72,6 +74,46 @@ def card_text(card):
     span.setAttribute("data-suit", card["suit"])
     span.setAttribute("data-card", card["name"])
     return span
+
+
+def card_texts(cell, cards, joiner=" "):
+    """Write cards (display dicts) into a table cell as coloured glyph names with spoken labels."""
+    for i, card in enumerate(cards):
+        if i:
+            cell.appendChild(document.createTextNode(joiner))
+        text = card_text(card)
+        text.setAttribute("role", "img")
+        text.setAttribute("aria-label", card["spoken"])
+        cell.appendChild(text)
+
+
+def decimal(value):
+    """A figure to two decimals with a real minus sign."""
+    text = "%.2f" % value
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+def discard_row(option):
+    """One ranked discard as a table row: rank, keep, throw, net, hand, crib, hand range.
+
+    ``option`` is a ranked discard as the engine's discard_options and hint endpoints give it
+    (``rank``, ``keep_cards`` and ``throw_cards`` display data, figures); the best is marked."""
+    row = make("tr", "is-best" if option["rank"] == 1 else None)
+    row.setAttribute("data-keep", " ".join(option["keep_names"]))
+    row.setAttribute("data-throw", " ".join(option["throw_names"]))
+    row.setAttribute("data-net", str(option["net"]))
+    head = make("th", "num", str(option["rank"]))
+    head.setAttribute("scope", "row")
+    row.appendChild(head)
+    for key, cls in (("keep_cards", "discard-keep"), ("throw_cards", "discard-throw")):
+        cell = make("td", cls)
+        card_texts(cell, option[key])
+        row.appendChild(cell)
+    row.appendChild(make("td", "num discard-net", decimal(option["net"])))
+    row.appendChild(make("td", "num", decimal(option["hand_ev"])))
+    row.appendChild(make("td", "num", decimal(option["crib_ev"])))
+    row.appendChild(make("td", "num", str(option["hand_min"]) + "\u2013" + str(option["hand_max"])))
+    return row
 
 
 def elements(root, selector):
