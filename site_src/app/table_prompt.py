@@ -5,10 +5,11 @@ controls for the decision on offer (#game[data-await]); ``announce`` says what h
 region, game log, callout). Reads the display model; calls no engine.
 """
 
-from pyscript import document, window
+from pyscript import document
 from table_state import (HUMAN, LIVE_KEEP, LOG_KEEP, S, discard_need, display_phase, is_multi, make,
                          others_left, q, shown, whose)
 from table_view import render_hand
+import table_fit
 
 
 def prompt_text(waiting, model):
@@ -79,20 +80,19 @@ def set_waiting(waiting):
         render_hand(model)
     else:
         q("prompt").textContent = ""
-    if waiting in ("go", "count", "next", "over"):
-        bring_into_view(q("game-over") if waiting == "over" else q("actions"))
+    if waiting and waiting != "setup":
+        bring_into_view(NEEDED.get(waiting, "actions"))
     focus_primary()
 
 
+NEEDED = {"over": "game-over", "pass": "pass-screen", "discard": "seat-you", "play": "seat-you"}
+"""The part of the table a decision needs most, shown first when the table is taller than the window."""
+
+
 def bring_into_view(element):
-    """Scroll just enough to show an element below the fold, if the table is being watched."""
-    felt = q("felt").getBoundingClientRect()
-    height = window.innerHeight
-    if felt.top >= height or felt.bottom <= 0:
-        return
-    box = element.getBoundingClientRect()
-    if box.bottom > height:
-        element.scrollIntoView(False)
+    """Show the whole table if it fits the window, else this element (or id), if the table is
+    being watched (table_fit)."""
+    table_fit.keep_in_view(q(element) if isinstance(element, str) else element)
 
 
 def focus_primary():

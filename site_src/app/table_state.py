@@ -12,6 +12,7 @@ import js
 from pyscript import document
 
 import store
+from cardview import make  # the page's one element maker (text only, never markup)
 
 
 HUMAN = 0
@@ -132,16 +133,6 @@ def humans():
 def q(element_id):
     """The element with this id."""
     return document.getElementById(element_id)
-
-
-def make(tag, cls=None, text=None):
-    """A new element with a class and text (text only, never markup)."""
-    element = document.createElement(tag)
-    if cls:
-        element.className = cls
-    if text is not None:
-        element.textContent = text
-    return element
 
 
 def shown(element_id, flag):

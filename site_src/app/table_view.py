@@ -10,9 +10,10 @@ import js
 from pyscript import document
 
 import bridge
-from table_state import (COMPUTER, DIFFICULTY_WORDS, HUMAN, S, cap, card_back, card_face, display_phase,
-                         final_cards, final_crib, info, is_multi, log_console, make, q, shown, who,
-                         whose)
+import score_strip
+from table_state import (COMPUTER, DIFFICULTY_WORDS, HUMAN, S, board_names, board_scores, cap, card_back,
+                         card_face, display_phase, final_cards, final_crib, info, is_multi, log_console, make,
+                         q, shown, who, whose)
 
 
 try:
@@ -28,6 +29,7 @@ def render():
     if model is None:
         return
     render_status(model)
+    score_strip.render(board_names(), board_scores(model["scores"]), model["target"])
     render_seats(model)
     render_middle(model)
     render_shows(model)

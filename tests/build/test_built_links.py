@@ -117,8 +117,8 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     every = tomllib.loads((built_site / "app" / "ui.toml").read_text(encoding="utf-8"))
     sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py") if p.stem != browser_python.WORKER_MODULE)
     assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
-    expected = {"game": {"board", "bridge", "game", "stats_view", "storage", "store", "table_flow", "table_prompt",
-                         "table_setup", "table_state", "table_view"},
+    expected = {"game": {"board", "bridge", "cardview", "game", "score_strip", "stats_view", "storage", "store",
+                         "table_fit", "table_flow", "table_prompt", "table_setup", "table_state", "table_view"},
                 "calculator": {"bridge", "calculator", "cardview"},
                 "verifier": {"bridge", "cardview", "verifier"}}
     for page, modules in expected.items():

@@ -1,0 +1,160 @@
+"""The game table stays in the window: at laptop, desktop and phone sizes, each phase's parts are
+inside the viewport without the person scrolling, nothing overlaps, nothing scrolls sideways.
+
+Each viewport gets its own page. A practice game (a fixed seed, the fast computer, 61 points) is
+played with the tests' policy (test_game_play) through the discard, the play, a go when one
+comes, and the show; a pass-and-play game shows its pass screen; a saved game on its last hand
+is played to the end for the final result. At each phase the parts that decision needs are
+measured from their bounding boxes (the page may scroll itself, the test never does), and a
+screenshot is saved (SHOTS_DIR, default screenshots/fit/, not committed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from engine import host
+from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
+from tests.e2e.test_game_play import move, person_move, turn, wait_decision
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(os.environ.get("SHOTS_DIR") or ROOT / "screenshots" / "fit")
+VIEWPORTS = [(1280, 720), (1366, 768), (1440, 900), (1920, 1080), (360, 740), (390, 844)]
+WIDE = 960  # wider than 60rem: the board stands beside the table; narrower: the score strip
+SEED = "fit-3"
+SETTINGS = {"v": 1, "difficulty": "easy", "target": 61, "muggins": False, "speed": "fast", "go": "hand"}
+KEY_GAME = "cribbage.game.v1"
+KEY_SETTINGS = "cribbage.settings.v1"
+
+SCORES = ["#score-0", "#score-1"]
+NEEDED = {
+    "discard": ["#my-hand button[data-card]", "#throw-button", "#prompt", "#starter", "#crib", *SCORES],
+    "play": ["#my-hand button[data-card]", "#starter", "#count-box", "#laid .laid-item", "#prompt", "#callout",
+             *SCORES],
+    "go": ["#my-hand button[data-card]", "#go-button", "#count-box", "#laid .laid-item", "#prompt", *SCORES],
+    "next": [".show-block .show-title", ".show-block .show-cards", "#next-button", "#callout"],
+    "over": ["#game-over-title", "#game-over-detail", "#again-button"],
+    "pass": ["#pass-title", "#pass-button"],
+}
+"""For each decision, the parts of the table it needs (every visible match of each selector)."""
+
+MEASURE = """(selectors) => {
+    const found = [];
+    selectors.forEach((selector, group) => {
+        document.querySelectorAll(selector).forEach((el) => {
+            const style = getComputedStyle(el);
+            const box = el.getBoundingClientRect();
+            if (style.display === 'none' || style.visibility === 'hidden' || box.width === 0) return;
+            found.push({selector, group, index: found.length,
+                        box: [box.left, box.top, box.right, box.bottom]});
+            el.dataset.fitIndex = String(found.length - 1);
+        });
+    });
+    const contains = (a, b) => {
+        const x = document.querySelector(`[data-fit-index="${a}"]`);
+        const y = document.querySelector(`[data-fit-index="${b}"]`);
+        return x.contains(y) || y.contains(x);
+    };
+    const overlaps = [];
+    for (const a of found) for (const b of found) {
+        if (a.index >= b.index || a.group === b.group || contains(a.index, b.index)) continue;
+        const w = Math.min(a.box[2], b.box[2]) - Math.max(a.box[0], b.box[0]);
+        const h = Math.min(a.box[3], b.box[3]) - Math.max(a.box[1], b.box[1]);
+        if (w > 1 && h > 1) overlaps.push(a.selector + ' over ' + b.selector);
+    }
+    document.querySelectorAll('[data-fit-index]').forEach((el) => el.removeAttribute('data-fit-index'));
+    return {found, overlaps, width: innerWidth, height: innerHeight,
+            scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+
+def check_in_view(page, kind: str, size: tuple[int, int]) -> None:
+    """The parts decision ``kind`` needs are inside the window, apart, with no sideways scroll."""
+    width, height = size
+    selectors = list(NEEDED[kind])
+    if kind in ("discard", "play", "go", "next"):
+        selectors.append("#board svg" if width > WIDE else "#score-strip")
+    page.wait_for_timeout(250)  # let the last card and peg settle
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"fit-{kind}-{width}x{height}.png"))
+    seen = page.evaluate(MEASURE, selectors)
+    where = f"{kind} at {width}x{height}"
+    for selector in selectors:
+        assert any(f["selector"] == selector for f in seen["found"]), f"{where}: {selector} is not shown"
+    outside = [f"{f['selector']} {[round(v) for v in f['box']]}" for f in seen["found"]
+               if f["box"][0] < -1 or f["box"][1] < -1 or f["box"][2] > width + 1 or f["box"][3] > height + 1]
+    assert not outside, f"{where}: outside the window: {outside}"
+    assert not seen["overlaps"], f"{where}: overlapping: {seen['overlaps']}"
+    assert seen["scrollWidth"] <= width, f"{where}: the page scrolls sideways ({seen['scrollWidth']} px)"
+
+
+def last_hand_game(seed: str) -> str:
+    """The practice game's JSON in CPython at the discard of its last hand (tests' policy)."""
+    reply = host.start({"difficulty": "easy", "target": 61, "muggins": False, "seed": seed})
+    last = None
+    while reply["awaiting"] != "over":
+        if reply["awaiting"] == "discard":
+            last = reply["game"]
+        if reply["awaiting"] == "computer":
+            reply = host.computer_move({"game": reply["game"], "difficulty": "easy"})
+        else:
+            reply = host.act({"game": reply["game"], "action": person_move(reply)})
+    return last
+
+
+@pytest.fixture(params=VIEWPORTS, ids=[f"{w}x{h}" for w, h in VIEWPORTS])
+def sized_page(request, browser, base_url):
+    width, height = request.param
+    context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height},
+                                  service_workers="block")
+    context.add_init_script(f"localStorage.setItem({json.dumps(KEY_SETTINGS)}, {json.dumps(json.dumps(SETTINGS))});")
+    page = context.new_page()
+    watch = PageProblems(page)
+    yield page, (width, height)
+    context.close()
+    watch.check()
+
+
+def test_every_phase_stays_in_the_window(sized_page):
+    page, size = sized_page
+    page.goto(f"/?seed={SEED}&target=61")
+    ui_ready(page)
+    engine_ready(page)
+    kind = wait_decision(page)
+    assert kind == "discard"
+    check_in_view(page, "discard", size)
+    checked = {"discard"}
+    kind = wait_decision(page, move(page, kind))
+    while kind not in ("next", "over"):
+        if kind not in checked and page.locator("#laid .laid-item").count():
+            check_in_view(page, kind, size)
+            checked.add(kind)
+        kind = wait_decision(page, move(page, kind))
+    assert kind == "next" and "play" in checked
+    check_in_view(page, "next", size)
+
+    # The end of a game: a saved game on its last hand, played out.
+    envelope = {"v": 1, "game": last_hand_game(SEED), "meta": {"stop": "", "practice": True}, "tab": "test",
+                "rev": 1, "time": 0}
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [KEY_GAME, json.dumps(envelope)])
+    page.goto("/")
+    ui_ready(page)
+    engine_ready(page)
+    kind = wait_decision(page)
+    for _ in range(40):
+        if kind == "over":
+            break
+        kind = wait_decision(page, move(page, kind))
+    assert kind == "over"
+    check_in_view(page, "over", size)
+
+    # Pass and play: the pass screen's title and button.
+    page.goto(f"/?seed={SEED}&target=61&pass=1&name1=Ann&name2=Bob")
+    ui_ready(page)
+    engine_ready(page)
+    assert wait_decision(page) == "pass"
+    check_in_view(page, "pass", size)
