@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from site_src.builder import providers, settings
+from site_src.builder import botlab, providers, settings
 from site_src.builder.browser_python import write_python_files
 from site_src.builder.compress import write_compressed
 from site_src.builder.links import Links, relative_prefix, under_base_path, write_robots, write_sitemap
@@ -52,6 +52,7 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
         raise BuildError(f"{settings.NODE_MODULES} is missing: run `npm ci` (or `make deps`) first")
     pages = load_pages(Path(pages_dir) if pages_dir else settings.PAGES_DIR)
     env = make_environment(Path(templates_dir) if templates_dir else settings.TEMPLATES_DIR)
+    env.globals["bot_examples"] = botlab.examples  # the bot lab's example bots (site_src/bots/)
     links = Links({p.slug for p in pages})
     header_nav, footer_nav = nav_links(pages)
     frame = {

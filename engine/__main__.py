@@ -6,6 +6,7 @@
     python -m engine verify SEED COMMITMENT
     python -m engine table [--out PATH] [--check] [--json]
     python -m engine match hard easy [--games 2000] [--seed 7] [--jobs 2] [--json]
+    python -m engine match --bot mybot.py hard [--games 100]     # your bot (engine.bots) against hard
 
 Bad input prints one line on stderr and exits with status 2. To add a command, write a
 function that takes the subparsers object, adds its parser and sets ``run`` to a handler
@@ -240,15 +241,18 @@ def run_table(args: argparse.Namespace) -> int:
 
 @command
 def add_match(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``match`` command: computer against computer over many games."""
+    """Add the ``match`` command: computer against computer, or a bot of yours against one."""
     from engine import players
 
     p = subparsers.add_parser(
-        "match", help="play computer opponents against each other",
-        description="Play games between two computer opponents (seats and first deal alternate; "
-                    "each pair of games uses the same deals) and print the results.")
-    p.add_argument("first", choices=players.PLAYER_NAMES, help="the first player (wins are counted for it)")
-    p.add_argument("second", choices=players.PLAYER_NAMES, help="the second player")
+        "match", help="play computer opponents (or your bot) against each other",
+        description="Play games between two players (seats and first deal alternate; each pair of "
+                    "games uses the same deals) and print the results. A player is a computer "
+                    f"opponent ({', '.join(players.PLAYER_NAMES)}) or a bot: a Python file defining "
+                    "choose(view, legal_actions), as the bot lab page writes it.")
+    p.add_argument("players", nargs="+", metavar="PLAYER",
+                   help="the two players, wins counted for the first (with --bot: the opponent only)")
+    p.add_argument("--bot", metavar="FILE.py", help="your bot's file: it plays first, against the one PLAYER")
     p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     p.add_argument("--seed", default="0", help="match seed: the same seed replays the same match")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
@@ -258,16 +262,41 @@ def add_match(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_match)
 
 
+def match_players(args: argparse.Namespace) -> tuple[str, str]:
+    """The two players of a match from the command line (names, or bot files ending .py)."""
+    from engine import players
+
+    names = list(args.players)
+    if args.bot is not None:
+        names.insert(0, args.bot)
+    if len(names) != 2:
+        raise ValueError("a match has two players: give two, or --bot FILE.py and one opponent"
+                         f" (got {len(names)})")
+    for name in names:
+        if name.endswith(".py"):
+            if not os.path.isfile(name):
+                raise ValueError(f"no bot file {name}")
+        elif name not in players.PLAYER_NAMES:
+            raise ValueError(f"no player called {name!r}: choose from {', '.join(players.PLAYER_NAMES)}"
+                             " or give a bot's file ending .py")
+    return names[0], names[1]
+
+
 def run_match(args: argparse.Namespace) -> int:
     """Play the match and print its figures."""
-    from engine import match
+    from engine import bots, match
 
+    first, second = match_players(args)
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
     if not 1 <= args.jobs <= MAX_JOBS:
         raise ValueError(f"--jobs must be from 1 to {MAX_JOBS}, got {args.jobs}")
-    result = match.play_match(args.first, args.second, games=args.games, seed=args.seed,
-                              jobs=args.jobs, target=args.target, muggins=args.muggins)
+    try:
+        result = match.play_match(first, second, games=args.games, seed=args.seed,
+                                  jobs=args.jobs, target=args.target, muggins=args.muggins)
+    except bots.BotError as error:
+        print(f"{PROG} match: the bot failed:\n{error.report()}", file=sys.stderr)
+        return 1
     if args.json:
         _print_json(result.to_dict())
     else:

@@ -5,6 +5,10 @@ in one game of the pair and the luck of the cards largely cancels. Every game is
 the match seed and its number, so a match gives the same figures with any number of worker
 processes (``jobs``; CPython only, the browser plays one game at a time).
 
+A player is named by a computer opponent's name ("easy", "hard"), the path of a bot's file
+(ending ``.py``, see engine.bots) or a function ``seed -> player``. ``MatchRun`` plays a match a
+few games at a time, for a page that shows its progress (the bot lab's worker).
+
 >>> result = play_match("hard", "easy", games=2, seed="doc")
 >>> result.games, 0 <= result.wins <= 2, result.to_dict()["players"]
 (2, True, ['hard', 'easy'])
@@ -15,6 +19,8 @@ from math import sqrt
 
 from engine.game import SOURCES, new_game
 from engine.players import get_player
+
+BOT_SUFFIX = ".py"
 
 ROLES = ("dealer", "pone")
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
@@ -33,6 +39,24 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
     centre = (p + z * z / (2 * games)) / denom
     half = z * sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def make_player(spec, seed: str):
+    """The player a spec names: a computer opponent's name, a bot file's path or a factory."""
+    if callable(spec):
+        return spec(seed)
+    if isinstance(spec, str) and spec.endswith(BOT_SUFFIX):
+        from engine import bots
+
+        return bots.bot_from_file(spec)
+    return get_player(spec, seed=seed)
+
+
+def player_label(spec) -> str:
+    """How a match's report names a player: its name, a bot file's name, or the factory's name."""
+    if isinstance(spec, str):
+        return spec.replace("\\", "/").rsplit("/", 1)[-1]
+    return str(getattr(spec, "label", None) or getattr(spec, "__name__", None) or "bot")
 
 
 def _empty_tally() -> dict:
@@ -63,7 +87,7 @@ def _merge_list(into: list, part: list) -> None:
             into[i] += value
 
 
-def play_game(first: str, second: str, game_seed: str, first_seat: int, target: int = 121,
+def play_game(first, second, game_seed: str, first_seat: int, target: int = 121,
               muggins: bool = False, tally: dict | None = None) -> dict:
     """Play one game, first-named player in first_seat; add its figures to tally and return it.
 
@@ -72,8 +96,8 @@ def play_game(first: str, second: str, game_seed: str, first_seat: int, target: 
     tally = _empty_tally() if tally is None else tally
     state = new_game(seed=game_seed, target=target, muggins=muggins)
     seats = {first_seat: 0, 1 - first_seat: 1}  # seat -> player index (0: first-named)
-    players = {first_seat: get_player(first, seed=f"{game_seed}:first"),
-               1 - first_seat: get_player(second, seed=f"{game_seed}:second")}
+    players = {first_seat: make_player(first, f"{game_seed}:first"),
+               1 - first_seat: make_player(second, f"{game_seed}:second")}
     first_dealer = None
     dealer = None
     hand_points = [[0] * len(SOURCES) for _ in range(2)]  # by seat, this hand
@@ -142,7 +166,7 @@ class MatchResult:
     def __init__(self, first: str, second: str, seed: str, target: int, muggins: bool, jobs: int,
                  tally: dict, elapsed: float) -> None:
         """Hold a match's summed tally and how long it took."""
-        self.players = (first, second)
+        self.players = (player_label(first), player_label(second))
         self.seed = seed
         self.target = target
         self.muggins = muggins
@@ -236,11 +260,11 @@ class MatchResult:
         return "\n".join(lines)
 
 
-def play_match(first: str, second: str, games: int = 1000, seed: str | int = 0, jobs: int = 1,
+def play_match(first, second, games: int = 1000, seed: str | int = 0, jobs: int = 1,
                target: int = 121, muggins: bool = False) -> MatchResult:
-    """Play games between two named computer opponents; jobs > 1 uses worker processes."""
-    get_player(first)  # bad names fail here, before any worker starts
-    get_player(second)
+    """Play games between two players (names, bot files or factories); jobs > 1 uses worker processes."""
+    make_player(first, "check")  # bad names and bots fail here, before any worker starts
+    make_player(second, "check")
     if games < 1:
         raise ValueError(f"a match needs at least one game, got {games}")
     seed = str(seed)
@@ -260,3 +284,81 @@ def play_match(first: str, second: str, games: int = 1000, seed: str | int = 0, 
         for part in parts:
             _merge(tally, part)
     return MatchResult(first, second, seed, target, muggins, jobs, tally, time.perf_counter() - started)
+
+
+class MatchRun:
+    """A match played a few games at a time: ``step`` plays for a moment and returns, so a page
+    can show the progress between steps. The games are those ``play_match`` plays (same seeds,
+    same seats), so the same seed gives the same match on the command line.
+
+    >>> run = MatchRun("hard", "easy", games=2, seed="doc")
+    >>> while not run.is_done:
+    ...     _ = run.step(seconds=0.0)
+    >>> run.result().games, [g["first_seat"] for g in run.played]
+    (2, [0, 1])
+    """
+
+    def __init__(self, first, second, games: int, seed: str | int = 0, target: int = 121,
+                 muggins: bool = False) -> None:
+        """Prepare the match (bad players fail here); no game is played yet."""
+        if type(games) is not int or games < 1:
+            raise ValueError(f"a match needs at least one game, got {games!r}")
+        self.first, self.second = first, second
+        self.players = (make_player(first, "check"), make_player(second, "check"))
+        self.games = games
+        self.seed = str(seed)
+        self.target = target
+        self.muggins = muggins
+        self.tally = _empty_tally()
+        self.played: list[dict] = []  # per game: number, seed, the first player's seat, won
+        self.elapsed = 0.0
+
+    @property
+    def done(self) -> int:
+        """Games played so far."""
+        return len(self.played)
+
+    @property
+    def is_done(self) -> bool:
+        """True once every game is played."""
+        return self.done >= self.games
+
+    def step(self, seconds: float = 0.25) -> int:
+        """Play games for about ``seconds`` (at least one unless done); return how many were played."""
+        began = time.perf_counter()
+        count = 0
+        while not self.is_done:
+            index = self.done
+            game_seed, seat = _game_plan(index, self.seed)
+            wins = self.tally["wins"]
+            started = time.perf_counter()
+            try:
+                play_game(self._spec(0), self._spec(1), game_seed, seat, self.target, self.muggins, self.tally)
+            finally:
+                self.elapsed += time.perf_counter() - started
+            self.played.append({"game": index + 1, "seed": game_seed, "first_seat": seat,
+                                "won": self.tally["wins"] > wins})
+            count += 1
+            if time.perf_counter() - began >= seconds:
+                break
+        return count
+
+    def _spec(self, which: int):
+        """What play_game gets for a player: names and factories as given, a bot file's player
+        as loaded (a bot runs once per match)."""
+        spec = (self.first, self.second)[which]
+        if isinstance(spec, str) and spec.endswith(BOT_SUFFIX):
+            player = self.players[which]
+            return lambda seed: player
+        return spec
+
+    def progress(self) -> dict:
+        """Games played, the first player's wins and losses so far, and the time taken."""
+        wins = self.tally["wins"]
+        return {"done": self.done, "games": self.games, "wins": wins, "losses": self.done - wins,
+                "elapsed_s": self.elapsed}
+
+    def result(self) -> MatchResult:
+        """The figures of the games played so far."""
+        return MatchResult(self.first, self.second, self.seed, self.target, self.muggins, 1,
+                           self.tally, self.elapsed)

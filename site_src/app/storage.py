@@ -29,6 +29,16 @@ TOO_BIG = ("Something stored by this site was far too large to be a saved game, 
 
 _state = {"checked": False, "available": False, "action": None}
 
+WORDS = {"unavailable": UNAVAILABLE, "save_failed": SAVE_FAILED, "too_big": TOO_BIG}
+"""The notices' words; a page that keeps something other than games says its own (use_words)."""
+
+
+def use_words(unavailable=None, save_failed=None, too_big=None):
+    """Say what this page keeps in the notices about storage (each None keeps the game page's)."""
+    for key, text in (("unavailable", unavailable), ("save_failed", save_failed), ("too_big", too_big)):
+        if text is not None:
+            WORDS[key] = text
+
 _notices = []
 
 
@@ -144,7 +154,7 @@ def is_available():
     _state["checked"] = True
     _state["available"] = bool(JS.probe())
     if not _state["available"]:
-        notice(UNAVAILABLE)
+        notice(WORDS["unavailable"])
     return _state["available"]
 
 
@@ -163,7 +173,7 @@ def read(key):
     value = JS.get(key, MAX_VALUE)
     if is_int(value):
         log("localStorage value set aside (too large):", key, value)
-        notice(TOO_BIG)
+        notice(WORDS["too_big"])
         return None
     return value if is_text(value) else None
 
@@ -174,7 +184,7 @@ def write(key, text):
         return False
     if JS.set(key, text):
         return True
-    notice(SAVE_FAILED)
+    notice(WORDS["save_failed"])
     return False
 
 

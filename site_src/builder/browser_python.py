@@ -14,7 +14,11 @@ from site_src.builder.settings import APP_DIR, ENGINE_DIR, BuildError
 UI_CONFIG = "ui.toml"
 WORKER_MODULE = "worker"  # site_src/app/worker.py: the engine's worker script, shipped as source
 WORKER_CONFIG = "engine.toml"
-ENGINE_BROWSER_SKIP = ("__main__.py", "match.py")  # the command line's alone: never in the browser
+ENGINE_BROWSER_SKIP = ("__main__.py", "match.py", "bots.py")  # CPython's alone: not for MicroPython
+BOTLAB_WORKER = "botlab_worker"  # site_src/app/botlab_worker.py: the bot lab's Pyodide worker, as source
+BOTLAB_CONFIG = "botlab_worker.toml"
+ENGINE_SOURCE_DIR = "src"  # dist/engine/src/: the engine as Python source, for the bot lab's CPython
+ENGINE_SOURCE_SKIP = ("__main__.py",)
 
 
 def toml_string(text: str) -> str:
@@ -87,6 +91,34 @@ def compile_engine(out: Path) -> list[str]:
     return paths
 
 
+def copy_engine_source(out: Path) -> list[str]:
+    """Copy the engine's Python source to dist/engine/src/ for the bot lab's Pyodide worker (the
+    command line's __main__ aside); return the paths (from dist/engine/)."""
+    paths = []
+    for source in sorted(ENGINE_DIR.glob("*.py")):
+        if source.name not in ENGINE_SOURCE_SKIP:
+            copy_if_changed(source, out / "engine" / ENGINE_SOURCE_DIR / source.name)
+            paths.append(f"{ENGINE_SOURCE_DIR}/{source.name}")
+    return paths
+
+
+def write_botlab_worker(out: Path, data_paths: list[str]) -> None:
+    """dist/app/botlab_worker.py (the bot lab's worker, as source) and its config: Pyodide, with
+    the engine's source and data in its file system as the package ``engine``."""
+    worker = APP_DIR / f"{BOTLAB_WORKER}.py"
+    copy_if_changed(worker, out / "app" / worker.name)
+    files = [(f"../engine/{path}", f"./engine/{path.split('/', 1)[1]}") for path in copy_engine_source(out)]
+    files += [(f"../engine/{path}", f"./engine/{path}") for path in data_paths]
+    (out / "app" / BOTLAB_CONFIG).write_text("\n".join([
+        "# Written by build.py; edit build.py, not this file.",
+        "# The bot lab's worker: Pyodide (CPython) running app/botlab_worker.py with the engine's source.",
+        f'interpreter = {toml_string("../runtime/pyodide/pyodide.mjs")}',
+        "sync_main_only = true  # the worker never touches the page, so no special headers are needed",
+        'plugins = ["!error"]', "", "[files]",
+        *(f"{toml_string(source)} = {toml_string(target)}" for source, target in files),
+    ]) + "\n", encoding="utf-8")
+
+
 def write_python_files(out: Path) -> dict[str, list[str]]:
     """Compile the engine and the UI modules, and write the configs that list them.
 
@@ -95,12 +127,13 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
     a page module, listing only the modules it imports; dist/app/ui.toml lists every UI module
     (for pages that load modules of their own choosing). dist/app/worker.py is the engine's
     worker script (PyScript runs a worker from source) and dist/app/engine.toml its config: the
-    same MicroPython, with every engine file.
+    same MicroPython, with every engine file. The bot lab's Pyodide worker and its config come
+    last (``write_botlab_worker``).
     """
     engine_paths = compile_engine(out)
     sources = {
         path.stem: path.read_text(encoding="utf-8")
-        for path in sorted(APP_DIR.glob("*.py")) if path.stem != WORKER_MODULE
+        for path in sorted(APP_DIR.glob("*.py")) if path.stem not in (WORKER_MODULE, BOTLAB_WORKER)
     }
     for name in sources:
         compile_micropython(APP_DIR / f"{name}.py", out / "app" / f"{name}{UI_MODULE_SUFFIX}")
@@ -132,4 +165,5 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
         [(f"../engine/{path}", f"./engine/{path}") for path in engine_paths],
         ("sync_main_only = true  # the worker never touches the page, so no special headers are needed",)),
         encoding="utf-8")
+    write_botlab_worker(out, [path for path in engine_paths if path.startswith("data/")])
     return {"engine": engine_paths, "app": sorted(sources), "pages": sorted(pages)}

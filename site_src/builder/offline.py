@@ -23,6 +23,9 @@ PNG_ICONS = {"icon-180.png": (180, True), "icon-192.png": (192, False), "icon-51
 180-pixel one is the apple-touch-icon (iOS rounds its corners itself, so it has none).
 """
 PRECACHE_FOLDERS = ("static", "app", "engine", "runtime", "downloads")
+PRECACHE_SKIP = ("runtime/pyodide/",)
+"""Files under PRECACHE_FOLDERS that are not precached: Pyodide (13 MB) serves the bot lab alone,
+and is kept in the cache once that page has loaded it (the runtime is cached as it is used)."""
 
 
 def draw_icon(size: int, maskable: bool = False) -> bytes:
@@ -120,13 +123,14 @@ def write_manifest(out: Path) -> None:
 
 def precache_list(out: Path, pages: list[Page]) -> list[str]:
     """What the service worker stores on install: every page, the manifest and every file under
-    PRECACHE_FOLDERS (the runtime included), as URLs relative to the site's root."""
+    PRECACHE_FOLDERS (the runtime included, PRECACHE_SKIP aside), as URLs relative to the site's root."""
     urls = [page.path or "./" for page in sorted(pages, key=lambda p: (p.slug != "index", p.slug))]
     urls += ["404.html", MANIFEST]
     for folder in PRECACHE_FOLDERS:
         urls += sorted(
             path.relative_to(out).as_posix() for path in (out / folder).rglob("*")
             if path.is_file() and path.suffix not in COMPRESSED_SUFFIXES
+            and not path.relative_to(out).as_posix().startswith(PRECACHE_SKIP)
         )
     return urls
 

@@ -314,3 +314,11 @@ def report_mistake() -> str:
         how = f'go to <a href="{href}">{html.escape(shown)}</a>'
     return (f'<p class="report-mistake">To report a mistake, {how}. Say which page it is on and what you '
             f"think it should say. {check}</p>")
+
+
+@provider
+def bot_api() -> str:
+    """The bot lab's API reference, read from the engine's docstrings (site_src/builder/botlab.py)."""
+    from site_src.builder.botlab import api_reference
+
+    return api_reference()

@@ -1,4 +1,4 @@
-"""The browser runtime from node_modules: PyScript and MicroPython vendored, unused chunks left out, preloads."""
+"""The browser runtime from node_modules: PyScript, MicroPython and Pyodide vendored, unused chunks left out, preloads."""
 
 from __future__ import annotations
 
@@ -14,6 +14,11 @@ RUNTIME_FILES = {
     "pyscript": ("@pyscript/core/dist", None),
     "micropython": ("@micropython/micropython-webassembly-pyscript", [
         "micropython.mjs", "micropython.wasm",
+    ]),
+    # CPython for the bot lab's worker only (no other page loads it): the runtime, its standard
+    # library and the lock file Pyodide reads when it starts (no packages are loaded).
+    "pyodide": ("pyodide", [
+        "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
     ]),
 }
 
@@ -48,7 +53,6 @@ def vendor_runtime(out: Path, node_modules: Path = NODE_MODULES) -> None:
 
 
 PYSCRIPT_UNUSED = (
-    "codemirror*.js", "index.js",  # the code editor of <script type="py-editor">
     "xterm*", "mpy.js", "py.js",  # the terminal of <script terminal>
     "pyodide_graph.js",  # resolving `packages = [...]` of a config
     "zip.js",  # unpacking .zip and .whl entries of a config's [files]
@@ -57,7 +61,9 @@ PYSCRIPT_UNUSED = (
     "core.css",  # styles of the editor and terminal
 )
 """PyScript files (chunk names without their hash) the site never loads: the features they
-serve are unused (tests/build/test_built_budget.py checks that no page or config uses them)."""
+serve are unused (tests/build/test_built_budget.py checks that no page or config uses them).
+The code editor (``<script type="mpy-editor">``: codemirror*.js and index.js) is kept for the
+bot lab, the one page that has it; it is loaded only where such a script is."""
 
 CHUNK_HASH_RE = re.compile(r"-[A-Za-z0-9_-]{8}(?=\.js$)")
 STATIC_IMPORT_RE = re.compile(r"""(?:\bfrom|\bimport)\s*["'](\./[^"']+)["']""")

@@ -31,6 +31,20 @@ CSP_PYTHON_EXTRA = {
 # HTML sink, the board's SVG (site_src/app/board.py), holds only numbers and fixed words, and
 # pages that run no Python have no sink at all.
 
+EDITOR_SHADOW_STYLE = ":host { all: initial; }"
+"""The one <style> PyScript's code editor writes (into its shadow root, so the page's styles
+stay out of it): a page with ``<script type="mpy-editor">`` allows exactly this text by its hash."""
+EDITOR_RE = re.compile(r'<script\b[^>]*\stype="(?:mpy|py)-editor"')
+
+
+def style_hash(text: str) -> str:
+    """The CSP source that allows one inline <style> with exactly this text."""
+    import base64
+    import hashlib
+
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
 CSP_META_RE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 CHARSET_META = '<meta charset="utf-8">'
 RUNS_PYTHON_RE = re.compile(r'<script\b[^>]*\stype="(?:mpy|py)"|/pyscript/core\.js"|/python-on-demand\.js"')
@@ -51,6 +65,8 @@ def content_security_policy(page_html: str) -> str:
     if runs_python(page_html):
         for name, sources in CSP_PYTHON_EXTRA.items():
             policy.setdefault(name, []).extend(sources)
+    if EDITOR_RE.search(page_html):
+        policy["style-src"].append(style_hash(EDITOR_SHADOW_STYLE))
     return "; ".join(f"{name} {' '.join(sources)}" for name, sources in policy.items())
 
 

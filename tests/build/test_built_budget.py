@@ -16,11 +16,24 @@ import pytest
 
 from site_src.builder import browser_python, compress, runtime, serve, settings
 
-def test_no_pyodide_by_default(built_site):
-    """The pages run MicroPython only: no Pyodide file is built or named by any page or config."""
-    assert not (built_site / "runtime" / "pyodide").exists()
+BOTLAB_PAGE = "bot-lab/index.html"
+BOTLAB_FILES = ("app/botlab_worker.toml", "app/botlab_worker.py")
+
+
+def test_pyodide_only_for_the_bot_lab(built_site):
+    """The pages run MicroPython only; Pyodide is named by the bot lab's worker config alone,
+    which the bot lab's page module starts (no page names it)."""
+    assert (built_site / "runtime" / "pyodide" / "pyodide.asm.wasm").is_file()
     for path in list(built_site.rglob("*.html")) + list((built_site / "app").glob("*.toml")):
-        assert "pyodide" not in path.read_text(encoding="utf-8").lower(), path
+        rel = path.relative_to(built_site).as_posix()
+        if rel not in BOTLAB_FILES:
+            assert "pyodide/" not in path.read_text(encoding="utf-8").lower(), rel
+    config = tomllib.loads((built_site / "app" / "botlab_worker.toml").read_text(encoding="utf-8"))
+    assert config["interpreter"] == "../runtime/pyodide/pyodide.mjs" and config["sync_main_only"] is True
+    for source, target in config["files"].items():
+        assert (built_site / "app" / source).resolve().is_file(), source
+        assert target.startswith("./engine/"), target
+    assert "./engine/bots.py" in config["files"].values() and "./engine/match.py" in config["files"].values()
 
 
 def test_engine_ships_as_bytecode_with_its_worker_config(built_site):
@@ -44,11 +57,14 @@ def test_no_unused_pyscript_chunks_and_no_page_needs_them(built_site):
     folder = built_site / "runtime" / "pyscript"
     names = {path.name for path in folder.iterdir()}
     assert "core.js" in names and any(re.fullmatch(r"core-[\w-]{8}\.js", n) for n in names)
-    assert not [n for n in names if n.startswith(("codemirror", "xterm", "zip-", "pyodide_graph"))], names
+    assert not [n for n in names if n.startswith(("xterm", "zip-", "pyodide_graph"))], names
+    assert [n for n in names if n.startswith("codemirror")], "the bot lab's editor needs CodeMirror"
     runtime.check_runtime_imports(folder)  # what the kept chunks import statically is all there
     for page in built_site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        assert not re.search(r'type="py-editor"|type="mpy-editor"|<script[^>]*\sterminal\b|py-game', text), page
+        assert not re.search(r'type="py-editor"|<script[^>]*\sterminal\b|py-game', text), page
+        if page.relative_to(built_site).as_posix() != BOTLAB_PAGE:
+            assert 'type="mpy-editor"' not in text, page
     for config in (built_site / "app").glob("*.toml"):
         data = tomllib.loads(config.read_text(encoding="utf-8"))
         assert not data.get("packages"), f"{config.name}: packages need pyodide_graph"

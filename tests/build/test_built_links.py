@@ -115,12 +115,14 @@ def test_engine_config_names_every_engine_module(built_site):
 def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     """Each page's config lists its module and what it imports, as .mpy; ui.toml lists them all."""
     every = tomllib.loads((built_site / "app" / "ui.toml").read_text(encoding="utf-8"))
-    sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py") if p.stem != browser_python.WORKER_MODULE)
+    sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py")
+                     if p.stem not in (browser_python.WORKER_MODULE, browser_python.BOTLAB_WORKER))
     assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
     expected = {"game": {"board", "bridge", "cardview", "game", "score_strip", "stats_view", "storage", "store",
                          "table_fit", "table_flow", "table_prompt", "table_setup", "table_state", "table_view"},
                 "calculator": {"bridge", "calculator", "cardview"},
-                "verifier": {"bridge", "cardview", "verifier"}}
+                "verifier": {"bridge", "cardview", "verifier"},
+                "botlab": {"botlab", "bridge", "storage"}}
     for page, modules in expected.items():
         config = tomllib.loads((built_site / "app" / f"{page}.toml").read_text(encoding="utf-8"))
         assert config["interpreter"].endswith("runtime/micropython/micropython.mjs")
@@ -147,8 +149,8 @@ LAUNCHER_RE = re.compile(r"import asyncio\nawait asyncio\.sleep\(0\)\nimport [a-
 
 def test_no_inline_event_handlers_or_scripts(built_site, scanned):
     """Keeps a strict Content-Security-Policy possible: JavaScript only from files; inline only
-    JSON-LD and the one-line MicroPython launcher of a page module (not JavaScript, so not
-    something the policy has to allow)."""
+    JSON-LD, the one-line MicroPython launcher of a page module and the bot lab's Python text
+    (not JavaScript, so not something the policy has to allow)."""
     problems = []
     for path, page in scanned.items():
         name = path.relative_to(built_site)
@@ -161,6 +163,8 @@ def test_no_inline_event_handlers_or_scripts(built_site, scanned):
                 continue
             if kind == "mpy" and not attrs.get("src") and LAUNCHER_RE.fullmatch(text.strip()):
                 continue
+            if kind in ("mpy-editor", "text/x-python") and not attrs.get("src"):
+                continue  # the bot lab's editor text and example bots: Python as data, never run as script
             if not attrs.get("src"):
                 problems.append(f"{name}: inline <script type={kind!r}>")
             elif text.strip():

@@ -75,6 +75,8 @@ def test_service_worker_precaches_every_page_and_the_runtime(built_site, site_pa
         assert not url.endswith((".gz", ".br")) and not url.startswith("/"), url
     for rel in ("sitemap.xml", "robots.txt", offline.SERVICE_WORKER):
         assert rel not in urls
+    pyodide = [url for url in urls if url.startswith("runtime/pyodide/")]
+    assert not pyodide, "Pyodide (the bot lab's alone) is not precached for every visitor"
 
 
 def test_cache_name_follows_the_content(built_site, site_pages, tmp_path, service_worker):

@@ -115,6 +115,11 @@ def test_interactive_pages_load_pyscript_and_show_engine_status(built_site, site
                              rf'import asyncio\nawait asyncio.sleep\(0\)\nimport {page.template}\n</script>', html)
             assert re.search(r'<script type="mpy" worker name="engine" src="[./]*app/worker\.py" '
                              r'config="[./]*app/engine\.toml"></script>', html), page.output
+        elif page.template == "botlab":  # its own worker (Pyodide), started by its module
+            assert 'id="engine-status"' in html and "runtime/pyscript/core.js" in html
+            assert re.search(r'<script type="mpy" config="[./]*app/botlab\.toml">\n'
+                             r'import asyncio\nawait asyncio.sleep\(0\)\nimport botlab\n</script>', html)
+            assert 'name="engine"' not in html and 'type="mpy-editor"' in html
         else:
             assert "pyscript" not in html, f"{page.output}: a plain page should not load Python"
 

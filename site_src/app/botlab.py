@@ -1,0 +1,501 @@
+"""The bot lab page: the visitor's bot in the editor, its matches and their results.
+
+Runs in MicroPython on the main thread (keep to the subset). The bot is the text of PyScript's
+editor (``<script type="mpy-editor" id="bot-source">``; the page's Run replaces the editor's).
+Matches run in a Pyodide worker (site_src/app/botlab_worker.py) that this module starts once
+the editor is ready: ``start`` runs the bot's code, then ``step`` is called again and again,
+each call playing games for STEP_SECONDS, so the progress shows between calls. Stop
+terminates the worker (a bot stuck in a loop cannot be interrupted any other way) and starts
+a fresh one. The code is kept in localStorage as it is typed (storage.py), and the example
+bots are embedded in the page (``<script type="text/x-python" id="bot-example-NAME">``).
+
+Markers for tests: html[data-ui="ready"] once the editor and the controls work;
+html[data-engine] is idle, loading, ready or error for the worker (bridge.set_state);
+#lab[data-match] is idle, starting, running, done, failed or stopped.
+"""
+
+import asyncio
+import json
+
+import js
+from pyscript import document, window, workers
+from pyscript.ffi import create_proxy
+
+import bridge
+import storage
+
+CODE_KEY = "cribbage.botlab.code"
+PREVIOUS_KEY = "cribbage.botlab.previous"
+MAX_CODE = 100000  # characters kept in storage (a bot is a few kB)
+SAVE_EVERY_MS = 800
+STEP_SECONDS = 0.25  # each worker call plays games for about this long, then reports
+MIN_GAMES = 10
+MAX_GAMES = 2000
+WORKER_NAME = "botlab"
+BOT_FILE = "mybot.py"
+OPPONENT_NAMES = {"easy": "Easy", "hard": "Hard"}
+SOURCES = ("pegging", "hand", "crib")
+
+LOADING = "Loading Python for the matches (CPython in a worker, about 5 MB the first time)…"
+READY = "Python is ready: {} runs your bot in a worker, away from the page."
+BOOT_FAILED = "Python for the matches could not start. Reloading the page usually fixes this."
+CALL_FAILED = "The match stopped unexpectedly. Please try again."
+KEPT = "Your code is kept on this device as you type. Ctrl+Enter runs a match."
+TOO_LONG = "Your code is too long to keep on this device (over 100,000 characters); download it to keep it."
+HEADER = ("# A cribbage bot from the bot lab. From a copy of the site's source, run it with\n"
+          "#   python -m engine match --bot mybot.py hard --games 100\n\n")
+
+_state = {"script": None, "worker": None, "serial": 0, "booting": None, "run": 0, "saved": None,
+          "editor": None, "played": 0}
+_proxies = []
+
+
+def by_id(name):
+    """The element with this id."""
+    return document.getElementById(name)
+
+
+def set_text(name, text):
+    """Set an element's text (never HTML)."""
+    by_id(name).textContent = text
+
+
+def show(name, shown=True):
+    """Show or hide an element."""
+    by_id(name).hidden = not shown
+
+
+def set_match_state(state):
+    """#lab[data-match]: idle, starting, running, done, failed or stopped."""
+    by_id("lab").setAttribute("data-match", state)
+    running = state in ("starting", "running")
+    by_id("match-run").disabled = running
+    by_id("match-stop").disabled = not running
+
+
+def percent(x):
+    """0.573 -> "57.3%"."""
+    return "{:.1f}%".format(100 * x)
+
+
+def opponent_name(name):
+    """The opponent as the page names it."""
+    return OPPONENT_NAMES.get(name, name)
+
+
+# --- the editor and the code kept -------------------------------------------------------------
+
+
+def editor_script():
+    """The editor's <script> element."""
+    return by_id("bot-source")
+
+
+def is_editor_ready():
+    """True once PyScript's editor has drawn CodeMirror (its code can then be read and set)."""
+    box = by_id("bot-editor")
+    inner = box.querySelector(".mpy-editor-input > div") if box is not None else None
+    root = inner.shadowRoot if inner is not None else None
+    return root is not None and root.querySelector(".cm-editor") is not None
+
+
+def get_code():
+    """The bot's code as it stands in the editor."""
+    return str(editor_script().code)
+
+
+def set_code(text):
+    """Replace the editor's text (an edit like any other: Ctrl+Z takes it back)."""
+    editor_script().code = text
+
+
+def example_source(name):
+    """The source of an example bot embedded in the page."""
+    element = by_id("bot-example-" + name)
+    return str(element.textContent) if element is not None else None
+
+
+def save_code(force=False):
+    """Keep the editor's code in localStorage if it changed; say so under the editor."""
+    code = get_code()
+    if code == _state["saved"] and not force:
+        return
+    _state["saved"] = code
+    if len(code) > MAX_CODE:
+        set_text("bot-saved", TOO_LONG)
+        return
+    if storage.write(CODE_KEY, code):
+        set_text("bot-saved", KEPT)
+
+
+def autosave(*args):
+    """Called every SAVE_EVERY_MS: keep the code if it changed."""
+    try:
+        save_code()
+    except Exception as error:
+        bridge._log("Saving the bot's code failed:", error)
+
+
+def load_example(event):
+    """Put the chosen example in the editor; the code it replaces can be brought back."""
+    name = by_id("bot-example").value
+    source = example_source(name)
+    if source is None:
+        return
+    current = get_code()
+    if current.strip() != source.strip() and not is_example(current):
+        if len(current) <= MAX_CODE and storage.write(PREVIOUS_KEY, current):
+            show("bot-restore")
+    set_code(source)
+    save_code()
+    set_text("bot-saved", "Example loaded. " + ("“Bring back my code” or Ctrl+Z returns to yours."
+                                               if not by_id("bot-restore").hidden else KEPT))
+
+
+def is_example(code):
+    """True if the code is one of the examples as shipped."""
+    for option in by_id("bot-example").options:
+        source = example_source(option.value)
+        if source is not None and source.strip() == code.strip():
+            return True
+    return False
+
+
+def restore_code(event):
+    """Bring back the code an example replaced."""
+    previous = storage.read(PREVIOUS_KEY)
+    if previous is None:
+        show("bot-restore", False)
+        return
+    current = get_code()
+    set_code(previous)
+    if not is_example(current):
+        storage.write(PREVIOUS_KEY, current)
+    else:
+        storage.remove(PREVIOUS_KEY)
+        show("bot-restore", False)
+    save_code()
+    set_text("bot-saved", "Your code is back. " + KEPT)
+
+
+def download(event):
+    """Save the code as mybot.py (with a line saying how to run it)."""
+    code = get_code()
+    if not code.startswith("# A cribbage bot from the bot lab."):
+        code = HEADER + code
+    if not code.endswith("\n"):
+        code += "\n"
+    blob = js.Blob.new([code], {"type": "text/x-python"})
+    url = js.URL.createObjectURL(blob)
+    link = document.createElement("a")
+    link.href = url
+    link.download = BOT_FILE
+    document.body.append(link)
+    link.click()
+    link.remove()
+
+    def revoke(*args):
+        js.URL.revokeObjectURL(url)
+
+    handler = create_proxy(revoke)
+    _proxies.append(handler)
+    window.setTimeout(handler, 1000)
+
+
+# --- the worker ---------------------------------------------------------------------------------
+
+
+def _path(rel):
+    return bridge.root() + rel
+
+
+async def boot_worker():
+    """Start the Pyodide worker (once; again after a Stop) and wait until it answers."""
+    if _state["worker"] is not None:
+        return _state["worker"]
+    if _state["booting"] is not None:
+        return await _state["booting"]
+    _state["booting"] = asyncio.create_task(_spawn())
+    try:
+        return await _state["booting"]
+    finally:
+        _state["booting"] = None
+
+
+async def _spawn():
+    """A fresh named worker (a new name each time: a stopped one is gone for good)."""
+    _state["serial"] += 1
+    name = WORKER_NAME + "-" + str(_state["serial"])
+    bridge.set_state("loading", LOADING)
+    script = document.createElement("script")
+    script.type = "py"
+    script.setAttribute("worker", "")
+    script.setAttribute("name", name)
+    script.setAttribute("src", _path("app/botlab_worker.py"))
+    script.setAttribute("config", _path("app/botlab_worker.toml"))
+    document.body.append(script)
+    _state["script"] = script
+    try:
+        worker = await workers[name]
+        info = json.loads(str(await worker.ping("{}")))
+    except Exception as error:
+        bridge._log("The bot lab's worker failed to start:", error)
+        bridge.set_state("error", BOOT_FAILED)
+        raise bridge.EngineError(BOOT_FAILED, "boot")
+    if _state["script"] is not script:  # stopped while starting
+        raise bridge.EngineError(CALL_FAILED, "stopped")
+    _state["worker"] = worker
+    bridge.set_state("ready", READY.format(info["result"]["interpreter"]))
+    return worker
+
+
+def end_worker():
+    """Terminate the worker at once (whatever it is running) and forget it."""
+    script = _state["script"]
+    _state["script"] = None
+    _state["worker"] = None
+    _state["booting"] = None
+    if script is not None:
+        xworker = script.xworker
+        if xworker is not None:
+            xworker.terminate()
+        script.remove()
+
+
+async def request(worker, name, payload):
+    """One call to the worker: JSON text both ways; the reply's dict."""
+    try:
+        if name == "start":
+            text = await worker.start(json.dumps(payload))
+        else:
+            text = await worker.step(json.dumps(payload))
+    except Exception as error:
+        bridge._log("The bot lab's worker failed in", name, ":", error)
+        raise bridge.EngineError(CALL_FAILED, "internal")
+    return json.loads(str(text))
+
+
+# --- a match --------------------------------------------------------------------------------------
+
+
+def read_games():
+    """The number of games asked for, or None (and a message) if it is not 10 to 2,000."""
+    text = str(by_id("match-games").value).strip()
+    message = "Enter a number of games from {} to {:,}.".format(MIN_GAMES, MAX_GAMES)
+    try:
+        games = int(text)
+    except ValueError:
+        games = None
+    if games is None or not MIN_GAMES <= games <= MAX_GAMES:
+        show_message(message)
+        return None
+    return games
+
+
+def show_message(text):
+    """The line under the match form (empty hides it)."""
+    box = by_id("match-message")
+    box.textContent = text
+    if text:
+        box.classList.add("is-shown")
+    else:
+        box.classList.remove("is-shown")
+
+
+def new_seed():
+    """A fresh match seed: 8 hex digits from the browser's cryptographic generator."""
+    buffer = js.Uint8Array.new(4)
+    js.crypto.getRandomValues(buffer)
+    return "".join("{:02x}".format(buffer[i]) for i in range(4))
+
+
+def clear_results():
+    """Hide the last match's error, results and output."""
+    show("bot-error", False)
+    show("match-result", False)
+    show("bot-output", False)
+    set_text("bot-output-text", "")
+    show_message("")
+
+
+async def run_match(event=None):
+    """Run a match of the editor's bot against the chosen opponent, showing its progress."""
+    if by_id("match-run").disabled:
+        return
+    games = read_games()
+    if games is None:
+        return
+    save_code(force=True)
+    code = get_code()
+    opponent = by_id("match-opponent").value
+    _state["run"] += 1
+    _state["played"] = 0
+    run = _state["run"]
+    clear_results()
+    set_match_state("starting")
+    show("match-progress")
+    by_id("match-bar").max = games
+    by_id("match-bar").value = 0
+    set_text("match-score", "Starting Python…" if _state["worker"] is None else "Running your bot’s code…")
+    try:
+        worker = await boot_worker()
+        if run != _state["run"]:
+            return
+        set_text("match-score", "Running your bot’s code…")
+        reply = await request(worker, "start", {"source": code, "opponent": opponent, "games": games,
+                                                 "seed": new_seed()})
+        if run != _state["run"]:
+            return
+        if not reply.get("ok"):
+            fail(reply, opponent)
+            return
+        started = reply["result"]
+        add_output(started.get("output"))
+        set_match_state("running")
+        while True:
+            reply = await request(worker, "step", {"seconds": STEP_SECONDS})
+            if run != _state["run"]:
+                return
+            if not reply.get("ok"):
+                fail(reply, opponent)
+                return
+            progress = reply["result"]
+            add_output(progress.get("output"))
+            show_progress(progress, opponent)
+            if "result" in progress:
+                show_result(progress["result"], opponent, started["command"])
+                set_match_state("done")
+                return
+    except bridge.EngineError as error:
+        if run == _state["run"]:
+            set_match_state("failed")
+            show_message(error.message)
+
+
+def show_progress(progress, opponent):
+    """The bar and the running score."""
+    done, games = progress["done"], progress["games"]
+    _state["played"] = done
+    by_id("match-bar").value = done
+    set_text("match-score", "{} of {} games · your bot {} won, {} {} · {:.1f} s".format(
+        done, games, progress["wins"], opponent_name(opponent), progress["losses"], progress["elapsed_s"]))
+
+
+def show_result(result, opponent, command):
+    """The win rate with its interval, the points by source, the command line."""
+    lo, hi = result["interval"]
+    set_text("match-headline", "Your bot won {} of {} games against {}: {} (95% interval {} to {}).".format(
+        result["wins"], result["games"], opponent_name(opponent), percent(result["win_rate"]),
+        percent(lo), percent(hi)))
+    body = by_id("match-points")
+    body.replaceChildren()
+    for i, name in enumerate(("Your bot", opponent_name(opponent))):
+        figures = result["points_per_hand"][i]
+        row = document.createElement("tr")
+        head = document.createElement("th")
+        head.scope = "row"
+        head.textContent = name
+        row.append(head)
+        for key in SOURCES + ("total",):
+            cell = document.createElement("td")
+            cell.className = "num"
+            cell.textContent = "{:.2f}".format(figures[key])
+            row.append(cell)
+        body.append(row)
+    skunks = result["skunks"]
+    set_text("match-details", "Over {} complete hands. Skunks: your bot {}, {} {}. The first dealer won {} of the games. "
+             "{:.1f} games a second.".format(result["hands"], skunks[0], opponent_name(opponent), skunks[1],
+                                             percent(result["first_dealer_win_rate"]), result["games_per_s"]))
+    set_text("match-command", command)
+    show("match-result")
+
+
+def fail(reply, opponent):
+    """Show why the match stopped: the bot's error with its lines, or a plain message."""
+    problem = reply.get("error") or {}
+    add_output(reply.get("output"))
+    set_match_state("failed")
+    if problem.get("kind") != "bot":
+        bridge._log("The bot lab's worker refused a request:", problem.get("message"))
+        show_message(CALL_FAILED)
+        return
+    if problem.get("kind") == "bot" and problem.get("game"):
+        where = "in game {}".format(problem["game"])
+    else:
+        where = "before the first game"
+    if problem.get("line"):
+        title = "Your bot stopped {} at line {}: {}".format(where, problem["line"], problem["message"])
+    else:
+        title = "Your bot stopped {}: {}".format(where, problem["message"])
+    set_text("bot-error-title", title)
+    set_text("bot-error-report", problem.get("report") or problem.get("message") or "")
+    show("bot-error")
+
+
+def add_output(text):
+    """Add what the bot printed to the output box."""
+    if not text:
+        return
+    box = by_id("bot-output-text")
+    box.textContent = str(box.textContent) + text
+    show("bot-output")
+
+
+def stop_match(event=None):
+    """End the match at once: terminate the worker, then start a fresh one."""
+    _state["run"] += 1
+    end_worker()
+    set_match_state("stopped")
+    set_text("match-score", "Stopped after {} games. Python is starting again for the next match.".format(
+        _state["played"]))
+    bridge.launch(boot_worker(), quiet=True)
+
+
+def on_editor_run(event):
+    """The editor's own Run (Ctrl+Enter, Shift+Enter) runs a match instead; returns False so
+    PyScript's editor does not run the code itself."""
+    bridge.launch(run_match())
+    return False
+
+
+# --- start ----------------------------------------------------------------------------------------
+
+
+async def setup():
+    """Wait for the editor, put the kept code in it, bind the controls, then start Python."""
+    storage.use_words(
+        unavailable="This browser is not letting the site store anything, so your bot’s code will not be "
+                    "kept after you leave the page: download it to keep it.",
+        save_failed="Your bot’s code could not be kept on this device (storage is full or blocked): "
+                    "download it to keep it.",
+        too_big="Something stored by this site was far too large to be a bot’s code, so it was set aside.")
+    while not is_editor_ready():
+        await asyncio.sleep(0.02)
+    script = editor_script()
+    handler = create_proxy(on_editor_run)
+    _proxies.append(handler)
+    script.handleEvent = handler
+    kept = storage.read(CODE_KEY)
+    if kept is not None and kept != get_code():
+        set_code(kept)
+    _state["saved"] = get_code()
+    if storage.read(PREVIOUS_KEY) is not None:
+        show("bot-restore")
+    bridge.on("#bot-load", "click", load_example)
+    bridge.on("#bot-restore", "click", restore_code)
+    bridge.on("#bot-download", "click", download)
+    bridge.on("#match-form", "submit", run_match, prevent_default=True)
+    bridge.on("#match-stop", "click", stop_match)
+    saver = create_proxy(autosave)
+    _proxies.append(saver)
+    window.setInterval(saver, SAVE_EVERY_MS)
+    hidden = create_proxy(autosave)  # leaving the page (or its tab) keeps the latest code too
+    _proxies.append(hidden)
+    document.addEventListener("visibilitychange", hidden)
+    set_match_state("idle")
+    bridge.ui_ready()
+    js.performance.mark("botlab-editor-ready")
+    bridge.launch(boot_worker(), quiet=True)
+
+
+bridge.launch(setup())

@@ -1,0 +1,177 @@
+"""The bot lab's build-time parts: the example bots, and the API reference read from the engine's docstrings."""
+
+from __future__ import annotations
+
+import html
+import inspect
+import re
+from importlib import import_module
+
+from site_src.builder.settings import SITE_SRC, BuildError
+
+BOTS_DIR = SITE_SRC / "bots"
+EXAMPLES = (
+    ("beginner", "A beginner (plays like easy)"),
+    ("greedy_pegger", "A greedy pegger"),
+    ("expected_value", "Discards by expected value"),
+)
+"""The example bots the page offers (site_src/bots/NAME.py), the first one prefilled."""
+
+GAME_SECTIONS = ("Actions", "The view")
+"""Sections of engine.game's docstring that the reference shows (by the start of their title)."""
+
+HELPERS = (
+    ("engine.analysis", "discard_options"),
+    ("engine.analysis", "DiscardOption"),
+    ("engine.players", "peg_points"),
+    ("engine.players", "four_card_points"),
+    ("engine.players", "unseen_cards"),
+    ("engine.players", "owns_crib"),
+    ("engine.players", "get_player"),
+    ("engine.scoring", "score_show"),
+    ("engine.scoring", "show_total"),
+    ("engine.cards", "card_name"),
+    ("engine.cards", "parse_cards"),
+)
+"""The helpers a bot may import, documented on the page by their own docstrings."""
+
+
+def examples() -> list[dict]:
+    """The example bots: id, label and source text (which must not end a <script> early)."""
+    found = []
+    for name, label in EXAMPLES:
+        path = BOTS_DIR / f"{name}.py"
+        if not path.is_file():
+            raise BuildError(f"{path} is missing: the bot lab offers it as an example")
+        source = path.read_text(encoding="utf-8")
+        if "</" in source:
+            raise BuildError(f"{path}: an example bot may not contain '</' (it is embedded in a <script>)")
+        found.append({"id": name, "label": label, "source": source})
+    return found
+
+
+# --- docstrings to HTML ------------------------------------------------------------------------
+
+HEADING_RULE_RE = re.compile(r"^[-=~]{3,}$")
+INLINE_CODE_RE = re.compile(r"``(.+?)``")
+
+
+def inline(text: str) -> str:
+    """Escape text and turn ``code`` into <code> elements."""
+    return INLINE_CODE_RE.sub(lambda m: f"<code>{m.group(1)}</code>", html.escape(text, quote=False))
+
+
+def docstring_html(text: str, heading_level: int = 4) -> str:
+    """A docstring (reST-like: paragraphs, ``code``, "- " lists, ``>>>`` examples, ``::``
+    literal blocks, underlined titles) as HTML."""
+    lines = inspect.cleandoc(text).splitlines()
+    out: list[str] = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        if not line.strip():
+            i += 1
+            continue
+        if i + 1 < n and HEADING_RULE_RE.match(lines[i + 1].strip()) and line.strip():
+            out.append(f"<h{heading_level}>{inline(line.strip())}</h{heading_level}>")
+            i += 2
+            continue
+        if line.lstrip().startswith(">>>"):
+            block = []
+            while i < n and lines[i].strip():
+                block.append(lines[i])
+                i += 1
+            out.append(code_block(block))
+            continue
+        if line.startswith("- "):
+            items: list[list[str]] = []
+            while i < n and (lines[i].startswith("- ") or (lines[i].startswith("  ") and items)):
+                if lines[i].startswith("- "):
+                    items.append([lines[i][2:].strip()])
+                else:
+                    items[-1].append(lines[i].strip())
+                i += 1
+            out.append("<ul>" + "".join(f"<li>{inline(' '.join(item))}</li>" for item in items) + "</ul>")
+            continue
+        para = []
+        while i < n and lines[i].strip() and not lines[i].startswith("- ") and not lines[i].lstrip().startswith(">>>"):
+            if i + 1 < n and HEADING_RULE_RE.match(lines[i + 1].strip()):
+                break
+            para.append(lines[i].strip())
+            i += 1
+        literal = bool(para) and para[-1].endswith("::")
+        if para:
+            if literal:
+                para[-1] = para[-1][:-1]
+            out.append(f"<p>{inline(' '.join(para))}</p>")
+        if literal:
+            while i < n and not lines[i].strip():
+                i += 1
+            block = []
+            while i < n and (lines[i].startswith((" ", "\t")) or not lines[i].strip()):
+                block.append(lines[i])
+                i += 1
+            while block and not block[-1].strip():
+                block.pop()
+            out.append(code_block(block))
+    return "\n".join(out)
+
+
+def code_block(lines: list[str]) -> str:
+    """Lines of code, their common indentation removed, as <pre><code>."""
+    indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
+    body = "\n".join(x[indent:] for x in lines)
+    return f'<pre class="code"><code>{html.escape(body, quote=False)}</code></pre>'
+
+
+def doc_sections(text: str, titles: tuple[str, ...]) -> str:
+    """The sections of a docstring whose underlined titles start with one of ``titles``."""
+    lines = inspect.cleandoc(text).splitlines()
+    starts = [i for i in range(len(lines) - 1)
+              if lines[i].strip() and HEADING_RULE_RE.match(lines[i + 1].strip())]
+    chosen = []
+    for k, start in enumerate(starts):
+        if lines[start].strip().startswith(titles):
+            end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+            chosen.append("\n".join(lines[start:end]))
+    if len(chosen) != len(titles):
+        raise BuildError(f"the docstring has no section starting {titles}: the bot lab's reference needs them")
+    return "\n\n".join(chosen)
+
+
+def signature(obj) -> str:
+    """``name(params)`` of a function or class, without annotations."""
+    try:
+        params = inspect.signature(obj).parameters.values()
+    except (TypeError, ValueError):
+        return obj.__name__
+    shown = []
+    for p in params:
+        if p.name == "self":
+            continue
+        text = p.name
+        if p.default is not inspect.Parameter.empty:
+            text += "=" + repr(p.default)
+        shown.append(text)
+    return f"{obj.__name__}({', '.join(shown)})"
+
+
+def api_reference() -> str:
+    """The reference a bot writer reads: engine.bots' guide, the actions and the view as
+    engine.game describes them, and the helpers' own docstrings."""
+    bots = import_module("engine.bots")
+    game = import_module("engine.game")
+    parts = ['<div class="api-doc" id="api-guide">', docstring_html(bots.__doc__), "</div>",
+             '<h3 id="api-view">The actions and the view, as the engine documents them</h3>',
+             '<div class="api-doc">', docstring_html(doc_sections(game.__doc__, GAME_SECTIONS)), "</div>",
+             '<h3 id="api-helpers">Helpers</h3>', '<dl class="api-helpers">']
+    for module_name, name in HELPERS:
+        obj = getattr(import_module(module_name), name, None)
+        if obj is None or not obj.__doc__:
+            raise BuildError(f"{module_name}.{name} is missing or has no docstring (the bot lab documents it)")
+        anchor = f"api-{name.lower()}"
+        parts.append(f'<dt id="{anchor}"><code>{html.escape(module_name)}.{html.escape(signature(obj))}</code></dt>')
+        parts.append(f"<dd>{docstring_html(obj.__doc__, heading_level=5)}</dd>")
+    parts.append("</dl>")
+    return "\n".join(parts)

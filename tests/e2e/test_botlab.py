@@ -1,0 +1,174 @@
+"""The bot lab in Chromium: the editor, a match of the example bot in the Pyodide worker, Stop
+on a bot stuck in a loop, a syntax error shown with its line, the code kept across a reload.
+
+Each test opens the page afresh (a new browser context: a cold cache). Timings of interest are
+printed (run with -s to see them): the editor ready, Python ready, a match's games a second and
+the longest gap between two progress updates. Screenshots go to screenshots/ (not committed).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.match import play_match
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "screenshots"
+BOTS = ROOT / "site_src" / "bots"
+MATCH_TIMEOUT_MS = 240_000
+
+LOOPS = "def choose(view, legal_actions):\n    while True:\n        pass\n"
+BROKEN = ("def choose(view, legal_actions):\n"
+          "    cards = view['hand']\n"
+          "    return legal_actions[0\n")
+FIRST = "def choose(view, legal_actions):\n    return legal_actions[0]\n"
+
+WATCH_PROGRESS = """() => {
+  const bar = document.getElementById('match-bar');
+  window.__updates = [];
+  new MutationObserver(() => window.__updates.push([performance.now(), Number(bar.value)]))
+    .observe(document.getElementById('match-score'), {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def open_lab(page, wait_for_ui, wait_for_engine=None):
+    started = time.perf_counter()
+    page.goto("/bot-lab/")
+    wait_for_ui(page)
+    ui = time.perf_counter() - started
+    engine = None
+    if wait_for_engine is not None:
+        wait_for_engine(page)
+        engine = time.perf_counter() - started
+    return ui, engine
+
+
+def set_code(page, code):
+    page.evaluate("(code) => { document.getElementById('bot-source').code = code; }", code)
+
+
+def get_code(page):
+    return page.evaluate("() => document.getElementById('bot-source').code")
+
+
+def run(page, games, opponent="hard"):
+    page.select_option("#match-opponent", opponent)
+    page.fill("#match-games", str(games))
+    page.click("#match-run")
+
+
+def wait_match(page, states=("done", "failed")):
+    selector = ", ".join(f"#lab[data-match='{s}']" for s in states)
+    page.wait_for_selector(selector, state="attached", timeout=MATCH_TIMEOUT_MS)
+    return page.get_attribute("#lab", "data-match")
+
+
+def test_page_loads_with_the_example_bot_in_the_editor(page, problems, wait_for_ui):
+    ui, _ = open_lab(page, wait_for_ui)
+    print(f"\neditor ready {ui:.2f} s after navigation (cold)")
+    marks = page.evaluate("() => performance.getEntriesByName('botlab-editor-ready').map(m => m.startTime)")
+    assert marks, "the page marks when its editor is ready"
+    print(f"editor-ready mark at {marks[0] / 1000:.2f} s")
+    assert get_code(page) == (BOTS / "beginner.py").read_text(encoding="utf-8").strip()  # the editor trims
+    assert page.locator("#bot-editor .cm-content").is_visible()
+    assert page.locator("#bot-example option").count() == 3
+    assert page.locator("#api-guide").is_visible() and page.locator("#api-discard_options").count() == 1
+    assert page.is_enabled("#match-run") and not page.is_enabled("#match-stop")
+
+
+def test_a_match_of_the_example_bot(page, problems, wait_for_ui, wait_for_engine):
+    ui, engine = open_lab(page, wait_for_ui, wait_for_engine)
+    print(f"\neditor ready {ui:.2f} s, Python ready {engine:.2f} s (cold)")
+    assert "cpython 3." in page.inner_text("#engine-status-text")
+    page.evaluate(WATCH_PROGRESS)
+    started = time.perf_counter()
+    run(page, 20, "hard")
+    assert wait_match(page) == "done", page.inner_text("#lab")
+    elapsed = time.perf_counter() - started
+    updates = page.evaluate("() => window.__updates")
+    times = [t for t, _ in updates]
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    print(f"20 games against hard in {elapsed:.1f} s; {len(updates)} progress updates, longest gap "
+          f"{max(gaps) / 1000 if gaps else 0:.2f} s")
+    headline = page.inner_text("#match-headline")
+    expected = play_match(str(BOTS / "beginner.py"), "hard", games=20, seed=page.inner_text("#match-command").split()[-1])
+    assert headline.startswith(f"Your bot won {expected.wins} of 20 games against Hard: ")
+    assert "95% interval" in headline
+    rows = page.locator("#match-points tr")
+    assert rows.count() == 2
+    mine = [float(x) for x in rows.nth(0).locator("td").all_inner_texts()]
+    figures = expected.points_per_hand(0)
+    assert mine == [round(figures[k], 2) for k in ("pegging", "hand", "crib", "total")]
+    assert page.inner_text("#match-command").startswith("python -m engine match --bot mybot.py hard --games 20 --seed ")
+    assert page.get_attribute("#match-bar", "value") == "20"
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "botlab-match.png"), full_page=True)
+
+
+def test_stop_ends_a_bot_stuck_in_a_loop(page, problems, wait_for_ui, wait_for_engine):
+    open_lab(page, wait_for_ui, wait_for_engine)
+    set_code(page, LOOPS)
+    run(page, 10, "easy")
+    page.wait_for_selector("#lab[data-match='running']", state="attached", timeout=MATCH_TIMEOUT_MS)
+    page.wait_for_timeout(1000)
+    assert page.get_attribute("#lab", "data-match") == "running"
+    started = time.perf_counter()
+    page.click("#match-stop")
+    page.wait_for_selector("#lab[data-match='stopped']", state="attached", timeout=2000)
+    print(f"\nstopped in {time.perf_counter() - started:.2f} s")
+    assert page.is_enabled("#match-run") and not page.is_enabled("#match-stop")
+    # A fresh worker comes up and plays the next match.
+    set_code(page, FIRST)
+    run(page, 10, "easy")
+    assert wait_match(page) == "done", page.inner_text("#lab")
+    assert page.inner_text("#match-headline").startswith("Your bot won ")
+
+
+def test_a_syntax_error_is_shown_with_its_line(page, problems, wait_for_ui, wait_for_engine):
+    open_lab(page, wait_for_ui, wait_for_engine)
+    set_code(page, BROKEN)
+    run(page, 10, "easy")
+    assert wait_match(page) == "failed"
+    title = page.inner_text("#bot-error-title")
+    assert title.startswith("Your bot stopped before the first game at line 3: SyntaxError: "), title
+    report = page.inner_text("#bot-error-report")
+    assert "mybot.py, line 3" in report and "return legal_actions[0" in report
+    assert not page.is_visible("#match-result")
+    # An exception in a game names the game and the line.
+    set_code(page, "def choose(view, legal_actions):\n    return legal_actions[len(legal_actions)]\n")
+    run(page, 10, "easy")
+    assert wait_match(page) == "failed"
+    title = page.inner_text("#bot-error-title")
+    assert title == "Your bot stopped in game 1 at line 2: IndexError: list index out of range", title
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "botlab-error.png"))
+
+
+def test_the_code_is_kept_across_a_reload(page, problems, wait_for_ui):
+    problems.allow(r"request failed: GET .*/runtime/pyodide/.*ERR_ABORTED")  # the reload stops Python's download
+    open_lab(page, wait_for_ui)
+    page.click("#bot-editor .cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text("# kept across a reload")
+    typed = get_code(page)
+    assert typed.endswith("# kept across a reload") and typed.count("\n") > 20
+    page.wait_for_timeout(1200)  # the code is kept as it is typed
+    page.reload()
+    wait_for_ui(page)
+    assert get_code(page) == typed
+    # An example replaces it, and the visitor's code can be brought back.
+    page.select_option("#bot-example", "expected_value")
+    page.click("#bot-load")
+    assert get_code(page).strip() == (BOTS / "expected_value.py").read_text(encoding="utf-8").strip()
+    assert page.is_visible("#bot-restore")
+    page.click("#bot-restore")
+    assert get_code(page) == typed
+    with page.expect_download() as download:
+        page.click("#bot-download")
+    saved = Path(download.value.path()).read_text(encoding="utf-8")
+    assert download.value.suggested_filename == "mybot.py"
+    assert saved.startswith("# A cribbage bot from the bot lab.") and saved.endswith(typed + "\n")
