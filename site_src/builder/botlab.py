@@ -122,7 +122,7 @@ def code_block(lines: list[str]) -> str:
     """Lines of code, their common indentation removed, as <pre><code>."""
     indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
     body = "\n".join(x[indent:] for x in lines)
-    return f'<pre class="code"><code>{html.escape(body, quote=False)}</code></pre>'
+    return f'<pre class="code" tabindex="0"><code>{html.escape(body, quote=False)}</code></pre>'
 
 
 def doc_sections(text: str, titles: tuple[str, ...]) -> str:
