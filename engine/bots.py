@@ -45,7 +45,6 @@ message naming the bot's line at fault (``BotError``).
 True
 """
 
-import copy
 import os
 
 BOT_FILE = "bot.py"  # the file name a bot's tracebacks give when its source has none
@@ -167,6 +166,17 @@ def _same(action: object, legal: dict) -> bool:
     return action == legal
 
 
+def plain_copy(value):
+    """A deep copy of JSON-like data (dicts, lists, tuples as lists, plain values), the view's
+    shape: several times faster than copy.deepcopy, which matters once a decision."""
+    kind = type(value)
+    if kind is dict:
+        return {key: plain_copy(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [plain_copy(item) for item in value]
+    return value
+
+
 def _short(value: object, limit: int = 80) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
@@ -192,7 +202,7 @@ class BotPlayer:
         """Ask the bot; return the legal action it chose (the very dict), or raise BotError."""
         self.decisions += 1
         try:
-            answer = self.function(copy.deepcopy(view), copy.deepcopy(list(legal_actions)))
+            answer = self.function(plain_copy(view), plain_copy(list(legal_actions)))
         except (Exception, SystemExit) as error:
             raise explain(error, self.filename, self.source) from None
         for action in legal_actions:
