@@ -35,7 +35,7 @@ from site_src.builder.offline import write_manifest, write_service_worker
 from site_src.builder.output import copy_tree, prepare_out_dir
 from site_src.builder.pages import Page, load_pages, nav_links
 from site_src.builder.render import Renderer, make_environment, page_context
-from site_src.builder.runtime import runtime_preloads, vendor_runtime, with_preloads
+from site_src.builder.runtime import EDITOR_SCRIPT, editor_preloads, runtime_preloads, vendor_runtime, with_preloads
 from site_src.builder.security import with_csp
 from site_src.builder.serve import serve
 from site_src.builder.settings import BuildError, in_project, report_url, site_url
@@ -96,6 +96,7 @@ def render_pages(pages: list[Page], env: jinja2.Environment, links: Links, frame
     the runtime preloaded where PyScript starts, its Content-Security-Policy in place."""
     renderer = Renderer(providers.PROVIDERS)
     preloads = runtime_preloads()
+    editor = preloads + editor_preloads()
     rendered: dict[str, str] = {}
     for page in pages:
         try:
@@ -106,7 +107,8 @@ def render_pages(pages: list[Page], env: jinja2.Environment, links: Links, frame
             )
         except jinja2.TemplateError as error:
             raise BuildError(f"{page.source}: template {page.template}.html: {type(error).__name__}: {error}") from None
-        text = with_preloads(links.rewrite(text, page.depth, page.output), preloads)
+        text = links.rewrite(text, page.depth, page.output)
+        text = with_preloads(text, editor if EDITOR_SCRIPT in text else preloads)
         rendered[page.output] = with_csp(text, page.output)
     return rendered
 

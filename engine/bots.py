@@ -37,12 +37,8 @@ The bot gets its own copies of the view and the actions (changing them changes n
 game). An answer that is not one of the legal actions, or an exception, stops the match with a
 message naming the bot's line at fault (``BotError``).
 
->>> choose = load_bot("def choose(view, legal_actions):\\n    return legal_actions[-1]\\n")
->>> from engine.game import new_game
->>> state = new_game(seed="doc")
->>> view = state.view(state.to_act)
->>> BotPlayer(choose).choose(view, view["legal_actions"]) == view["legal_actions"][-1]
-True
+To play your bot against the engine's players on your own computer, from a copy of the site's
+source: ``python -m engine match --bot mybot.py hard --games 100``.
 """
 
 import os
@@ -183,7 +179,15 @@ def _short(value: object, limit: int = 80) -> str:
 
 
 class BotPlayer:
-    """A bot's choose function seated as a player: it gets copies, and its answer is checked."""
+    """A bot's choose function seated as a player: it gets copies, and its answer is checked.
+
+    >>> choose = load_bot("def choose(view, legal_actions):\\n    return legal_actions[-1]\\n")
+    >>> from engine.game import new_game
+    >>> state = new_game(seed="doc")
+    >>> view = state.view(state.to_act)
+    >>> BotPlayer(choose).choose(view, view["legal_actions"]) == view["legal_actions"][-1]
+    True
+    """
 
     name = "bot"
 

@@ -29,6 +29,7 @@ PREVIOUS_KEY = "cribbage.botlab.previous"
 MAX_CODE = 100000  # characters kept in storage (a bot is a few kB)
 SAVE_EVERY_MS = 800
 STEP_SECONDS = 0.25  # each worker call plays games for about this long, then reports
+STUCK_MS = 5000  # no word from the worker for this long while a match runs: suggest Stop
 MIN_GAMES = 10
 MAX_GAMES = 2000
 WORKER_NAME = "botlab"
@@ -46,7 +47,7 @@ HEADER = ("# A cribbage bot from the bot lab. From a copy of the site's source, 
           "#   python -m engine match --bot mybot.py hard --games 100\n\n")
 
 _state = {"script": None, "worker": None, "serial": 0, "booting": None, "run": 0, "saved": None,
-          "editor": None, "played": 0}
+          "editor": None, "played": 0, "heard": 0, "score": ""}
 _proxies = []
 
 
@@ -129,11 +130,27 @@ def save_code(force=False):
 
 
 def autosave(*args):
-    """Called every SAVE_EVERY_MS: keep the code if it changed."""
+    """Called every SAVE_EVERY_MS: keep the code if it changed (and watch a running match)."""
     try:
         save_code()
+        watch_match()
     except Exception as error:
         bridge._log("Saving the bot's code failed:", error)
+
+
+def heard():
+    """The worker answered: a match is moving."""
+    _state["heard"] = js.performance.now()
+
+
+def watch_match():
+    """While a match runs, say so when the worker has not answered for STUCK_MS."""
+    if by_id("lab").getAttribute("data-match") != "running":
+        return
+    quiet = js.performance.now() - _state["heard"]
+    if quiet >= STUCK_MS:
+        set_text("match-score", "{} · no game has finished for {} s: if your bot is stuck in a loop, press Stop.".format(
+            _state["score"], int(quiet // 1000)))
 
 
 def load_example(event):
@@ -351,6 +368,8 @@ async def run_match(event=None):
             return
         started = reply["result"]
         add_output(started.get("output"))
+        heard()
+        _state["score"] = "0 of {} games".format(games)
         set_match_state("running")
         while True:
             reply = await request(worker, "step", {"seconds": STEP_SECONDS})
@@ -360,6 +379,7 @@ async def run_match(event=None):
                 fail(reply, opponent)
                 return
             progress = reply["result"]
+            heard()
             add_output(progress.get("output"))
             show_progress(progress, opponent)
             if "result" in progress:
@@ -377,8 +397,9 @@ def show_progress(progress, opponent):
     done, games = progress["done"], progress["games"]
     _state["played"] = done
     by_id("match-bar").value = done
-    set_text("match-score", "{} of {} games · your bot {} won, {} {} · {:.1f} s".format(
-        done, games, progress["wins"], opponent_name(opponent), progress["losses"], progress["elapsed_s"]))
+    _state["score"] = "{} of {} games · your bot {} won, {} {} · {:.1f} s".format(
+        done, games, progress["wins"], opponent_name(opponent), progress["losses"], progress["elapsed_s"])
+    set_text("match-score", _state["score"])
 
 
 def show_result(result, opponent, command):
@@ -415,6 +436,7 @@ def fail(reply, opponent):
     problem = reply.get("error") or {}
     add_output(reply.get("output"))
     set_match_state("failed")
+    show("match-progress", False)
     if problem.get("kind") != "bot":
         bridge._log("The bot lab's worker refused a request:", problem.get("message"))
         show_message(CALL_FAILED)

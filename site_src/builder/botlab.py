@@ -73,10 +73,6 @@ def docstring_html(text: str, heading_level: int = 4) -> str:
         if not line.strip():
             i += 1
             continue
-        if i + 1 < n and HEADING_RULE_RE.match(lines[i + 1].strip()) and line.strip():
-            out.append(f"<h{heading_level}>{inline(line.strip())}</h{heading_level}>")
-            i += 2
-            continue
         if line.lstrip().startswith(">>>"):
             block = []
             while i < n and lines[i].strip():
@@ -95,11 +91,17 @@ def docstring_html(text: str, heading_level: int = 4) -> str:
             out.append("<ul>" + "".join(f"<li>{inline(' '.join(item))}</li>" for item in items) + "</ul>")
             continue
         para = []
+        heading = False
         while i < n and lines[i].strip() and not lines[i].startswith("- ") and not lines[i].lstrip().startswith(">>>"):
-            if i + 1 < n and HEADING_RULE_RE.match(lines[i + 1].strip()):
-                break
             para.append(lines[i].strip())
             i += 1
+            if i < n and HEADING_RULE_RE.match(lines[i].strip()):  # a title (of one line or more)
+                heading = True
+                i += 1
+                break
+        if heading:
+            out.append(f"<h{heading_level}>{inline(' '.join(para))}</h{heading_level}>")
+            continue
         literal = bool(para) and para[-1].endswith("::")
         if para:
             if literal:
@@ -128,8 +130,13 @@ def code_block(lines: list[str]) -> str:
 def doc_sections(text: str, titles: tuple[str, ...]) -> str:
     """The sections of a docstring whose underlined titles start with one of ``titles``."""
     lines = inspect.cleandoc(text).splitlines()
-    starts = [i for i in range(len(lines) - 1)
-              if lines[i].strip() and HEADING_RULE_RE.match(lines[i + 1].strip())]
+    starts = []
+    for i in range(1, len(lines)):
+        if HEADING_RULE_RE.match(lines[i].strip()) and lines[i - 1].strip():
+            start = i - 1
+            while start > 0 and lines[start - 1].strip():  # a title may take more than one line
+                start -= 1
+            starts.append(start)
     chosen = []
     for k, start in enumerate(starts):
         if lines[start].strip().startswith(titles):

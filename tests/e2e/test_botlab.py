@@ -113,7 +113,8 @@ def test_stop_ends_a_bot_stuck_in_a_loop(page, problems, wait_for_ui, wait_for_e
     set_code(page, LOOPS)
     run(page, 10, "easy")
     page.wait_for_selector("#lab[data-match='running']", state="attached", timeout=MATCH_TIMEOUT_MS)
-    page.wait_for_timeout(1000)
+    page.wait_for_function("document.getElementById('match-score').textContent.includes('press Stop')",
+                           timeout=15_000)  # the page suggests Stop when no game finishes
     assert page.get_attribute("#lab", "data-match") == "running"
     started = time.perf_counter()
     page.click("#match-stop")
