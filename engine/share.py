@@ -128,9 +128,11 @@ def decode(code: object) -> GameState:
     if any(ch not in CODE_ALPHABET for ch in text):
         raise _fail("it is not in the code's alphabet (letters, digits, - and _)")
     text = text.replace("-", "+").replace("_", "/")
+    if len(text) % 4 == 1:  # no whole number of bytes is written so
+        raise _fail("it ends too soon")
     try:
         data = a2b_base64((text + "=" * (-len(text) % 4)).encode("ascii"))
-    except ValueError:
+    except Exception:  # binascii.Error in CPython; MicroPython raises a plain exception
         raise _fail("it is not in the code's alphabet") from None
     if len(data) < 2 + CHECK_BYTES:
         raise _fail("it is too short")

@@ -11,7 +11,7 @@ import yaml
 
 from site_src.builder.settings import PAGES_DIR, BuildError
 
-PAGE_TEMPLATES = ("page", "game", "calculator", "verifier", "botlab")
+PAGE_TEMPLATES = ("page", "game", "calculator", "verifier", "botlab", "replay")
 FRONT_MATTER_KEYS = {
     "title", "h1", "description", "slug", "nav", "nav_order", "template", "updated", "faq",
 }

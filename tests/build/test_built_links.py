@@ -122,7 +122,8 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
                          "table_fit", "table_flow", "table_prompt", "table_setup", "table_state", "table_view"},
                 "calculator": {"bridge", "calculator", "cardview"},
                 "verifier": {"bridge", "cardview", "verifier"},
-                "botlab": {"botlab", "bridge", "storage"}}
+                "botlab": {"botlab", "bridge", "storage"},
+                "replay": {"board", "bridge", "replay", "replay_view", "sharing"}}
     for page, modules in expected.items():
         config = tomllib.loads((built_site / "app" / f"{page}.toml").read_text(encoding="utf-8"))
         assert config["interpreter"].endswith("runtime/micropython/micropython.mjs")

@@ -108,7 +108,7 @@ def test_navigation_marks_the_current_page(built_site, site_pages):
 def test_interactive_pages_load_pyscript_and_show_engine_status(built_site, site_pages):
     for page in site_pages:
         html = output(built_site, page).read_text(encoding="utf-8")
-        if page.template in ("game", "calculator"):
+        if page.template in ("game", "calculator", "replay"):
             assert 'id="engine-status"' in html and 'role="status"' in html, page.output
             assert '<script type="module" src="' in html and "runtime/pyscript/core.js" in html
             assert re.search(rf'<script type="mpy" config="[./]*app/{page.template}\.toml">\n'

@@ -205,7 +205,7 @@ def endpoint_vectors():
         ("stats_check", {"stats_text": json.dumps({"games": 1})}), ("stats_check", {"stats_text": 5}),
         ("stats_record", {"game": saved, "difficulty": "hard", "stats": None}),
         ("share_code", {"game": saved}), ("share_code", {"game": "{}"}),
-        ("replay_game", {"game": saved}), ("replay_game", {"code": "c1.AQAAAt4"}), ("replay_game", {"code": 7}),
+        ("replay_game", {"game": saved}), ("replay_game", {"code": "c1.AQAAAt4"}), ("replay_game", {"code": "c1.AQAAA"}), ("replay_game", {"code": 7}),
         ("daily_seed", {"day": "2026-12-01", "hand": 2}), ("daily_seed", {"day": "2026-02-30"}),
         ("new_game", {"difficulty": "hard", "seed": "cribbage-daily:2026-12-01"}),
         ("hint", {"game": saved}), ("hint", {"game": saved, "seat": 1}), ("hint", {"game": "{}"}),

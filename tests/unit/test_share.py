@@ -64,6 +64,7 @@ def test_pass_and_play_names_travel_with_the_code():
 @pytest.mark.parametrize("code, words", [
     (None, "not text"), ("", "starts"), ("x1.AAAA", "starts"), ("c1.", "too short"), ("c1.!!!!", "alphabet"),
     ("c1." + "A" * 5000, "at most"),
+    ("c1.AQAAA", "ends too soon"), ("c1.AQAAAt4xy", "ends too soon"),
 ])
 def test_what_is_not_a_code_is_refused(code, words):
     with pytest.raises(share.CodeError, match=words):

@@ -1,0 +1,91 @@
+"""Sharing a game: the replay link of a game code, copying text, and saving a code as a file.
+
+Runs in MicroPython on the main thread (keep to the subset). Used by the replay page and the
+game page's end-of-game banner. The clipboard and the file download go through two small
+JavaScript functions, because a browser refusing them (no permission, no clipboard) throws or
+rejects in JavaScript, and such an exception cannot be caught from MicroPython: they answer
+true or false instead.
+
+    link = sharing.replay_link(code)                # an absolute https://.../replay/?code=c1...
+    copied = await sharing.copy_text(link)          # False: the page shows the text to copy
+    sharing.download("cribbage-game.txt", text)
+"""
+
+import js
+
+import bridge
+
+CODE_PREFIX = "c1."
+CODE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."
+FILE_NAME = "cribbage-game.txt"
+
+JS = js.Function.new("""
+  return {
+    copy(text) {
+      try {
+        if (!navigator.clipboard || !navigator.clipboard.writeText) return Promise.resolve(false);
+        return navigator.clipboard.writeText(text).then(() => true, () => false);
+      } catch (error) { return Promise.resolve(false); }
+    },
+    download(name, text) {
+      try {
+        const url = URL.createObjectURL(new Blob([text], {type: "text/plain;charset=utf-8"}));
+        const link = document.createElement("a");
+        link.href = url;
+        link.download = name;
+        link.hidden = true;
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10000);
+        return true;
+      } catch (error) { console.warn("download failed:", error && error.name); return false; }
+    },
+    absolute(path) {
+      try { return new URL(path, window.location.href).href; } catch (error) { return path; }
+    }
+  };
+""")()
+
+
+def replay_path(code):
+    """The replay page's address for a code, relative to this page."""
+    return bridge.root() + "replay/?code=" + str(code)
+
+
+def replay_link(code):
+    """The replay page's full address for a code (to share)."""
+    return str(JS.absolute(replay_path(code)))
+
+
+def find_code(text):
+    """The game code in a pasted text (a code, a link holding one, or a saved file), or None."""
+    text = str(text or "")
+    at = text.find(CODE_PREFIX)
+    if at < 0:
+        return None
+    end = at + len(CODE_PREFIX)
+    while end < len(text) and text[end] in CODE_CHARS:
+        end += 1
+    return text[at:end]
+
+
+def file_text(code, title=None):
+    """The text of a saved game file: what it is, the code and the link that replays it."""
+    lines = ["A game of cribbage" + (": " + title if title else ""), "",
+             "Game code:", code, "", "Replay it at:", replay_link(code), ""]
+    return "\n".join(lines)
+
+
+async def copy_text(text):
+    """Put text on the clipboard; True if the browser allowed it."""
+    try:
+        return bool(await JS.copy(text))
+    except Exception as error:
+        js.console.warn("copy failed:", str(error))
+        return False
+
+
+def download(name, text):
+    """Offer text as a file download; True if the browser took it."""
+    return bool(JS.download(name, text))

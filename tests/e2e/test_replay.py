@@ -1,0 +1,105 @@
+"""The replay page: a game code stepped through in the browser, refused when damaged or forged.
+
+A finished game is played in CPython (a person, played by the easy policy, against the hard
+computer), encoded (engine/share.py) and opened as /replay/?code=...; the page's steps must be
+the engine's own (engine/replay.py). #replay[data-state] is empty, loading, ready or error;
+#replay[data-step] is the step shown, from 0, and #replay[data-steps] their number.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import replay, share
+from tests.unit.test_share import seated_game
+
+LOAD_TIMEOUT_MS = 120_000
+
+
+@pytest.fixture(scope="module")
+def finished():
+    """A finished two-player game to 121 against the hard computer: (code, steps, state)."""
+    state = seated_game(seed="e2e-replay", level="hard")
+    return share.encode(state), replay.replay_steps(state), state
+
+
+def open_replay(page, code):
+    page.goto("/replay/?code=" + code)
+    page.wait_for_selector("#replay[data-state='ready'], #replay[data-state='error']", state="attached",
+                           timeout=LOAD_TIMEOUT_MS)
+
+
+def step_shown(page) -> int:
+    return int(page.get_attribute("#replay", "data-step"))
+
+
+def capitalised(text):
+    return text[:1].upper() + text[1:]
+
+
+def test_replay_steps_forward_and_back_through_every_event(page, problems, finished):
+    code, steps, state = finished
+    open_replay(page, code)
+    assert page.get_attribute("#replay", "data-state") == "ready"
+    assert int(page.get_attribute("#replay", "data-steps")) == len(steps)
+    assert step_shown(page) == 0 and page.get_attribute("#replay", "data-kind") == "cut"
+    assert page.inner_text("#replay-say") == capitalised(steps[0]["say"])
+    assert page.is_disabled("#replay-prev") and page.is_disabled("#replay-first")
+
+    page.click("#replay-next")
+    page.keyboard.press("ArrowRight")
+    assert step_shown(page) == 2 and page.inner_text("#replay-say") == capitalised(steps[2]["say"])
+    page.keyboard.press("ArrowLeft")
+    assert step_shown(page) == 1
+    # The first person's own cards are face up; the computer's stay down until the hand is over.
+    hand = next(i for i, s in enumerate(steps) if s["kind"] == "hand" and isinstance(s["held"][0], list)
+                and s["held"][0])
+    page.fill("#replay-slider", str(hand))
+    assert step_shown(page) == hand
+    mine = page.eval_on_selector_all("#replay-mine [data-card]", "els => els.map(e => +e.dataset.card)")
+    assert mine == steps[hand]["held"][0]
+    assert page.get_attribute("#replay-seats .replay-held", "data-open") == "false"
+
+    end = next(i for i, s in enumerate(steps) if s["kind"] == "hand_end")
+    page.fill("#replay-slider", str(end))
+    assert page.get_attribute("#replay", "data-kind") == "hand_end"
+    assert page.get_attribute("#replay-seats .replay-held", "data-open") == "true"
+    assert page.get_attribute("#replay-middle .replay-crib", "data-open") == "true"
+    scores = [int(t) for t in page.eval_on_selector_all("[data-score-seat]", "els => els.map(e => e.textContent)")]
+    assert sorted(scores) == sorted(steps[end]["scores"])
+
+    page.keyboard.press("End")
+    assert step_shown(page) == len(steps) - 1 and page.get_attribute("#replay", "data-kind") == "game_over"
+    assert page.is_disabled("#replay-next")
+    board = page.eval_on_selector_all(".crib-board-score", "els => els.map(e => +e.textContent)")
+    assert board == state.scores
+    page.keyboard.press("Home")
+    assert step_shown(page) == 0
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda code: code[:-4] + ("AAAA" if not code.endswith("AAAA") else "BBBB"), "changed or damaged"),
+    (lambda code: code[:12], "changed or damaged|too short|ends too soon"),
+    (lambda code: "c1.hello!", "alphabet|too short|too soon"),
+])
+def test_a_damaged_code_gets_a_clear_message_and_no_game(page, problems, finished, damage, words):
+    import re
+
+    open_replay(page, damage(finished[0]))
+    assert page.get_attribute("#replay", "data-state") == "error"
+    message = page.inner_text("#replay-message")
+    assert message.startswith("This game code cannot be replayed") and re.search(words, message), message
+    assert page.is_hidden("#replay-view")
+
+
+def test_a_pasted_link_replays_and_the_address_keeps_the_code(page, problems, finished):
+    code = finished[0]
+    page.goto("/replay/")
+    page.wait_for_selector("html[data-ui='ready']", state="attached", timeout=LOAD_TIMEOUT_MS)
+    page.fill("#replay-input", "see https://example.org/replay/?code=" + code + " for my game")
+    page.click("#replay-form button[type=submit]")
+    page.wait_for_selector("#replay[data-state='ready']", state="attached", timeout=LOAD_TIMEOUT_MS)
+    assert page.url.endswith("/replay/?code=" + code)
+    page.fill("#replay-input", "nothing here")
+    page.click("#replay-form button[type=submit]")
+    assert "starts with c1." in page.inner_text("#replay-message")
