@@ -317,9 +317,6 @@ def verify_deal(request: dict) -> dict:
 
 # --- game records: codes to share, replays, the deal of the day (engine/share.py, replay.py) ----
 
-DAILY_LEVEL = "hard"  # the strongest computer the deal of the day plays
-
-
 def _replayed(state) -> dict:
     """A game for the replay view: its steps, seating and the display data of every card."""
     from engine import narration, replay, share
@@ -363,10 +360,37 @@ def daily_seed(request: dict) -> dict:
     and commitment, and the game's own practice seed."""
     from engine import fairdeal, share
 
+    from engine import daily
+
     day, hand = request["day"], request.get("hand", 1)
     seed = share.daily_hand_seed(day, hand)
     return {"day": day, "hand": hand, "game_seed": share.daily_seed_text(day), "seed": seed,
-            "commitment": fairdeal.commitment(seed)}
+            "commitment": fairdeal.commitment(seed), "level": daily.daily_level(),
+            "target": daily.DAILY_TARGET}
+
+
+@endpoint
+def daily_result(request: dict) -> dict:
+    """A finished deal of the day (``game``, its JSON text) as the page keeps and shares it:
+    engine/daily.py's result with the game's ``code``."""
+    from engine import daily, record, share
+
+    state = record.from_json(request["game"])
+    reply = daily.result(state)
+    reply["code"] = share.encode(state)
+    return reply
+
+
+@endpoint
+def daily_stats(request: dict) -> dict:
+    """The stored daily results (``days``, not trusted: bad entries are left out) and the
+    streak up to ``today`` (YYYY-MM-DD): ``{"days", "played", "won", "current", "best", "today"}``."""
+    from engine import daily
+
+    days = daily.check_days(request.get("days"))
+    reply = daily.streak(days, request["today"])
+    reply["days"] = days
+    return reply
 
 
 # --- the player's statistics (engine/stats.py; the person is seat 0) --------------------------

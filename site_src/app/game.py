@@ -28,6 +28,7 @@ from pyscript import document
 
 import board
 import bridge
+import game_records
 import store
 from table_flow import flow, on_pass, take
 from table_prompt import announce, set_waiting
@@ -272,6 +273,7 @@ def setup():
     bridge.on("#show-area", "click", on_show_click)
     bridge.on(document, "keydown", on_key)
     bridge.on(document, "pointerdown", on_pointer)
+    game_records.bind()
     store.watch_other_tabs(on_other_tab, on_take_back)
     render_stats()
     q("setup").hidden = True

@@ -13,6 +13,8 @@ record is engine/stats.py's, which the page never builds itself).
 from pyscript import document, window
 
 import bridge
+import records
+import sharing
 import store
 
 DIFFICULTY_NAMES = (("easy", "Easy"), ("hard", "Hard"))
@@ -24,7 +26,9 @@ EMPTY_TEXT = ("No games recorded yet. Finished games against the computer count 
 
 LOADING_TEXT = "Reading your statistics\u2026"
 
-_view = {"container": None}
+RECENT_SHOWN = 10  # recent games listed, newest first
+
+_view = {"container": None, "stats": None, "daily": None}
 
 
 def _el(tag, text=None, cls=None):
@@ -124,6 +128,9 @@ def _build(stats):
                      _percent(rec["wins"], rec["games"]))
         box.append(table)
 
+    _daily_block(box)
+    _recent_block(box)
+
     actions = _el("div", cls="stats-actions")
     button = _el("button", "Reset statistics", "button stats-reset")
     button.type = "button"
@@ -135,12 +142,60 @@ def _build(stats):
     return box
 
 
+def _daily_block(box):
+    """The deal of the day: days played and won, and the streak of days played in a row."""
+    daily = _view["daily"]
+    if not daily or not daily["played"]:
+        return
+    table, body = _table("Deal of the day", None)
+    _row(body, "Days played", str(daily["played"]) + " (won " + str(daily["won"]) + ")")
+    _row(body, "Daily streak", str(daily["current"]) + (" day" if daily["current"] == 1 else " days")
+         + ("" if daily["today"] else " (today's deal is still to play)" if daily["current"] else ""))
+    _row(body, "Best daily streak", str(daily["best"]) + (" day" if daily["best"] == 1 else " days"))
+    table.className = "stats-daily"
+    box.append(table)
+
+
+def _recent_block(box):
+    """The recent finished games, each with a link to its replay."""
+    games = records.recent_games()[:RECENT_SHOWN]
+    if not games:
+        return
+    section = _el("div", cls="stats-recent")
+    section.append(_el("h4", "Recent games"))
+    listing = _el("ol", cls="recent-games")
+    for game in games:
+        item = _el("li")
+        words = (("Deal of the day " if game["daily"] else "") + game["day"] + ": "
+                 + game["title"].rstrip("!") + (" " + game["score"] if game["score"] else ""))
+        item.append(_el("span", words, "recent-game-words"))
+        link = _el("a", "Replay", "recent-game-replay")
+        link.href = sharing.replay_path(game["code"])
+        link.setAttribute("aria-label", "Replay: " + words)
+        item.append(link)
+        listing.append(item)
+    section.append(listing)
+    box.append(section)
+
+
 def refresh(stats):
     """Redraw the panel with this record (one the engine has checked or made)."""
     container = _view["container"]
     if container is None or stats is None:
         return
+    _view["stats"] = stats
     container.replaceChildren(_build(stats))
+
+
+def redraw():
+    """Draw the panel again (a game was added to the recent games)."""
+    refresh(_view["stats"])
+
+
+def set_daily(daily):
+    """Show these deal-of-the-day results (records.daily_stats) and redraw."""
+    _view["daily"] = daily
+    redraw()
 
 
 async def _reset():
@@ -154,7 +209,12 @@ def _reset_clicked(event):
 
 
 async def _load():
-    refresh(await store.verify_stats())
+    stats = await store.verify_stats()
+    try:
+        _view["daily"] = await records.daily_stats()
+    except bridge.EngineError as error:
+        window.console.warn("deal-of-the-day results not read: " + str(error.message))
+    refresh(stats)
 
 
 def render(container_selector, stats=None):

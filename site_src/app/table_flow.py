@@ -12,6 +12,7 @@ import asyncio
 
 import board
 import bridge
+import game_records
 import store
 from table_state import (HUMAN, S, board_scores, humans, is_multi, log_console, model_from_view, q,
                          seating_request, shown, side_seats, start_hand)
@@ -328,6 +329,7 @@ async def finish():
                 "Only two-player games against the computer are counted in your statistics.")
     q("game-over-note").textContent = note
     shown("game-over-note", bool(note))
+    bridge.launch(game_records.finished())  # kept among the recent games; the deal of the day's result
     if practice or is_multi():
         return
     if meta.get("recorded") or S.get("readonly"):

@@ -39,6 +39,8 @@ class Checker:
         self.output = by_id("check-output")
         self.seq = 0
         bridge.on("#check-form", "submit", self.submitted, prevent_default=True)
+        if by_id("daily-form") is not None:
+            bridge.on("#daily-form", "submit", self.daily_submitted, prevent_default=True)
 
     def set_message(self, text):
         """Show a message under the form (empty text hides it)."""
@@ -51,6 +53,41 @@ class Checker:
     def submitted(self, event):
         """The form was sent: check what it holds."""
         self.check(self.seed.value, self.commitment.value)
+
+    def daily_submitted(self, event):
+        """The deal-of-the-day form was sent: check that day's hand."""
+        self.check_daily(str(by_id("check-day").value), str(by_id("check-hand").value))
+
+    def check_daily(self, day, hand):
+        """Work out a day's hand seed and commitment (engine/share.py's rule), then check them."""
+        day, hand = day.strip(), hand.strip()
+        if not hand.isdigit():
+            self.set_message("The hand is a number from 1.")
+            return
+        self.seq += 1
+        self.set_message("")
+        self.set_state("counting", "Working out the day's seed…")
+        bridge.launch(self.run_daily(day, int(hand), self.seq))
+
+    async def run_daily(self, day, hand, seq):
+        """Ask the engine for the day's seed, then check it like any other."""
+        try:
+            rule = await bridge.call("daily_seed", {"day": day, "hand": hand})
+        except bridge.EngineError as error:
+            if seq != self.seq:
+                return
+            show(self.output, False)
+            self.set_message(capitalised(error.message))
+            self.set_state("error", "Fix the day or the hand to check the deal.")
+            if error.kind != "bad_input":
+                bridge.show_error(error)
+            return
+        if seq != self.seq:
+            return
+        by_id("check-day").value = rule["day"]
+        self.seed.value = rule["seed"]
+        self.commitment.value = rule["commitment"]
+        self.check(rule["seed"], rule["commitment"])
 
     def check(self, seed, commitment):
         """Ask the engine about a seed and an optional commitment (in the background)."""
@@ -151,7 +188,13 @@ def setup():
     checker = Checker()
     params = js.URLSearchParams.new(window.location.search)
     seed = params.get("seed")
-    if seed is not None:
+    day = params.get("day")
+    if day is not None and seed is None:
+        hand = params.get("hand") or "1"
+        by_id("check-day").value = str(day)
+        by_id("check-hand").value = str(hand)
+        checker.check_daily(str(day), str(hand))
+    elif seed is not None:
         commitment = params.get("commitment") or ""
         checker.seed.value = seed
         checker.commitment.value = commitment

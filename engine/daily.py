@@ -1,0 +1,157 @@
+"""The deal of the day: which games count as one, a day's result as text to share, the streak.
+
+A day's game is the practice game whose seed is ``share.daily_seed_text(day)``, two players to
+121 without muggins, the person first against the strongest computer the engine has
+(``daily_level()``). Its result is shared as plain text: the day, the score, and a small
+picture in characters every font has: each side's score as a bar of twelve cells, and one mark
+per hand for who scored more in it (▲ the person, ▼ the computer, = even)::
+
+    Cribbage, deal of the day 2026-12-01
+    I won 121 to 98 against the hard computer
+    Me  ████████████
+    CPU ██████████░░
+    Hands ▲▲▼▲=▼▲▲▲
+
+The page keeps each day's result on the device; ``check_days`` reads that record without
+trusting it, and ``streak`` counts the days played in a row.
+
+>>> streak({"2026-11-30": {"won": True}, "2026-12-01": {"won": False}}, "2026-12-01")["current"]
+2
+"""
+
+from engine.game import PERSON, GameState
+from engine.players import PLAYER_NAMES
+from engine.replay import replay_steps
+from engine.share import DAILY_PREFIX, daily_seed_text
+
+DAILY_TARGET = 121
+DAILY_PLAYERS = 2
+MAX_DAYS = 400  # results kept: more than a year of days
+MARKS = {"W": "\u25b2", "L": "\u25bc", "E": "="}  # a hand: the person's, the computer's, even
+BAR_CELLS = 12
+FULL, EMPTY = "\u2588", "\u2591"
+TITLE = "Cribbage, deal of the day "
+
+
+def daily_level() -> str:
+    """The computer the deal of the day plays: the strongest there is."""
+    return "expert" if "expert" in PLAYER_NAMES else "hard"
+
+
+def day_of(state: GameState) -> "str | None":
+    """The day (YYYY-MM-DD) if this game is that day's deal of the day under its rules, else None."""
+    if not (state.practice and state.base_seed.startswith(DAILY_PREFIX)):
+        return None
+    day = state.base_seed[len(DAILY_PREFIX):]
+    try:
+        daily_seed_text(day)
+    except ValueError:
+        return None
+    if (state.players != DAILY_PLAYERS or state.target != DAILY_TARGET or state.muggins
+            or list(state.seats) != [PERSON, daily_level()]):
+        return None
+    return day
+
+
+def hand_points(state: GameState) -> list:
+    """The points each seat made in each hand so far: ``[[mine, theirs], ...]``."""
+    points = []
+    before = [0] * state.players
+    for step in replay_steps(state):
+        if step["kind"] in ("hand_end", "game_over") and step["hand_number"] > len(points):
+            scores = step["scores"]
+            points.append([scores[s] - before[s] for s in range(state.players)])
+            before = list(scores)
+    return points
+
+
+def result(state: GameState) -> dict:
+    """A finished deal of the day as the page shares and keeps it (ValueError if it is not one).
+
+    ``{"day", "won", "scores": [mine, theirs], "hands": "WLE...", "picture", "text"}``; the page
+    adds the replay link under ``text``.
+
+    >>> bar(121), bar(60), bar(0)
+    ('████████████', '██████░░░░░░', '░░░░░░░░░░░░')
+    """
+    day = day_of(state)
+    if day is None:
+        raise ValueError("This game is not a deal of the day.")
+    if not state.is_over:
+        raise ValueError("The deal of the day is not finished yet.")
+    hands = []
+    for mine, theirs in hand_points(state):
+        hands.append("W" if mine > theirs else ("L" if mine < theirs else "E"))
+    won = state.winner == 0
+    mine, theirs = state.scores[0], state.scores[1]
+    picture = "Me  " + bar(mine) + "\nCPU " + bar(theirs) + "\nHands " + "".join(MARKS[h] for h in hands)
+    line = ("I won " if won else "I lost ") + str(mine) + " to " + str(theirs) + " against the " \
+        + daily_level() + " computer"
+    return {"day": day, "won": won, "scores": [mine, theirs], "hands": "".join(hands), "picture": picture,
+            "text": TITLE + day + "\n" + line + "\n" + picture}
+
+
+def bar(score: int) -> str:
+    """A score as a bar of BAR_CELLS cells, full at 121."""
+    full = min(BAR_CELLS, (score * BAR_CELLS + DAILY_TARGET // 2) // DAILY_TARGET)
+    return FULL * full + EMPTY * (BAR_CELLS - full)
+
+
+def day_number(day: str) -> int:
+    """Days since 1970-01-01 of a date written YYYY-MM-DD (checked).
+
+    >>> day_number("2000-01-01"), day_number("2000-03-01") - day_number("2000-02-28")
+    (10957, 2)
+    """
+    daily_seed_text(day)
+    year, month, date = int(day[:4]), int(day[5:7]), int(day[8:])
+    year -= 1 if month <= 2 else 0
+    era = year // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + date - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def check_days(obj: object) -> dict:
+    """The stored daily results, keeping only well-formed entries (the newest ``MAX_DAYS``).
+
+    Each is ``day -> {"won": bool, "scores": [int, int], "code": str}``; anything else is left out.
+    """
+    days = {}
+    if not isinstance(obj, dict):
+        return days
+    for day in sorted(obj):
+        entry = obj[day]
+        try:
+            daily_seed_text(day)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict) or not isinstance(entry.get("won"), bool):
+            continue
+        scores = entry.get("scores")
+        code = entry.get("code")
+        if not (isinstance(scores, list) and len(scores) == 2 and all(type(s) is int and 0 <= s <= 200
+                                                                         for s in scores)):
+            continue
+        if not (isinstance(code, str) and code.startswith("c1.") and len(code) <= 4000):
+            continue
+        days[day] = {"won": entry["won"], "scores": list(scores), "code": code}
+    for day in sorted(days)[:-MAX_DAYS]:
+        del days[day]
+    return days
+
+
+def streak(days: dict, today: str) -> dict:
+    """Days played and won, the run of days played up to today (or yesterday, while today's deal
+    is still to play) and the longest run: ``{"played", "won", "current", "best", "today"}``."""
+    numbers = sorted(day_number(day) for day in days)
+    best, run, last = 0, 0, None
+    for n in numbers:
+        run = run + 1 if last is not None and n == last + 1 else 1
+        best = max(best, run)
+        last = n
+    now = day_number(today)
+    current = run if last is not None and last >= now - 1 and last <= now else 0
+    return {"played": len(days), "won": sum(1 for day in days if days[day]["won"]), "current": current,
+            "best": best, "today": today in days}

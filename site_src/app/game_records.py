@@ -1,0 +1,143 @@
+"""The game page's records: replay and share a game, keep finished ones, the deal of the day.
+
+Part of the game page (site_src/app/game.py is its entry point). ``bind`` binds the end-of-game
+banner's Replay, Copy the link and Save as a file, the options' "Replay the game so far" and the
+setup's "Deal of the day". ``finished`` runs when a game ends (table_flow.finish): it asks the
+engine for the game's code, keeps it among the recent games (records.py) and, for a deal of the
+day, keeps the day's result and shows the text to share. The deal of the day is started as a
+practice link (``?seed=cribbage-daily:YYYY-MM-DD`` with its rules), so it is saved apart from the
+game in progress and picked up again where it was.
+
+Markers for tests: #game-over[data-code] holds the finished game's code once known;
+#daily-share-text the deal of the day's result to share.
+"""
+
+import js
+from pyscript import window
+
+import bridge
+import records
+import sharing
+from table_state import S, q, shown
+
+try:
+    import stats_view
+except ImportError:
+    stats_view = None
+
+NO_GAME = "There is no game to replay yet: deal the cards first."
+DAILY_NOTE = "The deal of the day counts in your daily results, not in the other statistics."
+DAILY_PREFIX = "cribbage-daily:"
+
+_state = {"code": None, "daily": None, "link": None}
+
+
+def is_daily_game():
+    """True if the game on the table was started from a day's seed."""
+    seed = S["meta"].get("practice_seed") if S["meta"] else None
+    return bool(S["meta"].get("practice")) and isinstance(seed, str) and seed.startswith(DAILY_PREFIX)
+
+
+async def game_code():
+    """The code of the game on the table (the engine's share_code)."""
+    reply = await bridge.call("share_code", {"game": S["game"]})
+    return reply["code"]
+
+
+def say(text):
+    """A short line under the banner's share buttons."""
+    q("game-share-message").textContent = text
+
+
+async def finished():
+    """The game is over: keep it among the recent games; a deal of the day also keeps its result
+    and offers the text to share. Never stops the page: a failure is only logged."""
+    _state["code"], _state["daily"] = None, None
+    shown("game-over-share", False)
+    shown("daily-share", False)
+    say("")
+    if S["game"] is None:
+        return
+    try:
+        code = await game_code()
+        _state["code"] = code
+        q("replay-game-link").href = sharing.replay_path(code)
+        q("game-over").setAttribute("data-code", code)
+        shown("game-over-share", True)
+        result = S["result"] or {}
+        daily = None
+        if is_daily_game():
+            try:
+                daily = await bridge.call("daily_result", {"game": S["game"]})
+            except bridge.EngineError as error:
+                if error.kind != "bad_input":
+                    raise
+                js.console.warn("Not counted as a deal of the day:", error.message)
+        if S.get("readonly"):
+            return
+        records.keep_game(code, result.get("title"), result.get("score"), daily is not None)
+        if daily is not None:
+            _state["daily"] = daily
+            q("game-over-note").textContent = DAILY_NOTE
+            shown("game-over-note", True)
+            q("daily-share-text").textContent = daily["text"] + "\n" + sharing.replay_link(code)
+            shown("daily-share", True)
+            stats = await records.keep_daily(daily)
+            if stats_view is not None:
+                stats_view.set_daily(stats)
+        elif stats_view is not None:
+            stats_view.redraw()
+    except bridge.EngineError as error:
+        js.console.warn("The finished game could not be kept:", error.message)
+
+
+async def on_copy_link(event):
+    """Copy the finished game's replay link."""
+    if _state["code"] is None:
+        return
+    link = sharing.replay_link(_state["code"])
+    copied = await sharing.copy_text(link)
+    say("Link copied." if copied else "Copy this link: " + link)
+
+
+def on_save_file(event):
+    """Save the finished game's code as a small text file."""
+    if _state["code"] is None:
+        return
+    result = S["result"] or {}
+    title = (result.get("title") or "").rstrip("!") + (" " + result["score"] if result.get("score") else "")
+    done = sharing.download(sharing.FILE_NAME, sharing.file_text(_state["code"], title.strip()))
+    say("Saved " + sharing.FILE_NAME + "." if done else "This browser would not save the file.")
+
+
+async def on_copy_daily(event):
+    """Copy the deal of the day's result (the text and the replay link)."""
+    text = str(q("daily-share-text").textContent)
+    copied = await sharing.copy_text(text)
+    say("Result copied: paste it anywhere." if copied else "Select the result above and copy it.")
+
+
+async def on_replay_so_far(event):
+    """Open the replay of the game on the table, up to where it stands."""
+    if S["game"] is None:
+        bridge.show_error(NO_GAME)
+        return
+    code = await game_code()
+    window.location.href = sharing.replay_path(code)
+
+
+async def on_daily(event):
+    """Start (or pick up) today's deal of the day, against the strongest computer."""
+    rule = await bridge.call("daily_seed", {"day": records.today()})
+    query = ("?seed=" + str(js.encodeURIComponent(rule["game_seed"])) + "&difficulty=" + rule["level"]
+             + "&target=" + str(rule["target"]) + "&muggins=0&players=2")
+    window.location.href = bridge.root() + query
+
+
+def bind():
+    """Bind the share buttons, the replay of the game so far and the deal of the day."""
+    bridge.on("#copy-game-link", "click", on_copy_link)
+    bridge.on("#save-game-file", "click", on_save_file)
+    bridge.on("#copy-daily", "click", on_copy_daily)
+    bridge.on("#replay-so-far", "click", on_replay_so_far)
+    bridge.on("#daily-button", "click", on_daily)
