@@ -141,3 +141,4 @@ def bind():
     bridge.on("#copy-daily", "click", on_copy_daily)
     bridge.on("#replay-so-far", "click", on_replay_so_far)
     bridge.on("#daily-button", "click", on_daily)
+    q("daily-rule-link").href = bridge.root() + "fair-deals/#daily"  # set here: a site's pages may leave it out
