@@ -61,7 +61,7 @@ async def finished():
     try:
         code = await game_code()
         _state["code"] = code
-        q("replay-game-link").href = sharing.replay_path(code)
+        q("share-replay-link").href = sharing.replay_path(code)
         q("game-over").setAttribute("data-code", code)
         shown("game-over-share", True)
         result = S["result"] or {}
@@ -136,8 +136,8 @@ async def on_daily(event):
 
 def bind():
     """Bind the share buttons, the replay of the game so far and the deal of the day."""
-    bridge.on("#copy-game-link", "click", on_copy_link)
-    bridge.on("#save-game-file", "click", on_save_file)
+    bridge.on("#share-copy-link", "click", on_copy_link)
+    bridge.on("#share-save-file", "click", on_save_file)
     bridge.on("#copy-daily", "click", on_copy_daily)
     bridge.on("#replay-so-far", "click", on_replay_so_far)
     bridge.on("#daily-button", "click", on_daily)

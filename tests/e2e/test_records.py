@@ -61,13 +61,13 @@ def test_a_finished_game_is_shared_and_opens_in_a_fresh_profile(browser, base_ur
     final = share.decode(code)
     assert final.is_over
 
-    page.click("#copy-game-link")
+    page.click("#share-copy-link")
     page.wait_for_function("() => document.getElementById('game-share-message').textContent !== ''")
     link = page.evaluate("() => navigator.clipboard.readText()")
     assert link == base_url + "/replay/?code=" + code
 
     with page.expect_download() as info:
-        page.click("#save-game-file")
+        page.click("#share-save-file")
     saved = open(info.value.path(), encoding="utf-8").read()
     assert info.value.suggested_filename == "cribbage-game.txt" and code in saved and link in saved
 
@@ -90,7 +90,7 @@ def test_a_finished_game_is_shared_and_opens_in_a_fresh_profile(browser, base_ur
     finally:
         fresh.close()
 
-    page.click("#replay-game-link")  # the banner's replay, in the same tab
+    page.click("#share-replay-link")  # the banner's replay, in the same tab
     page.wait_for_selector("#replay[data-state='ready']", state="attached", timeout=LOAD_TIMEOUT_MS)
     assert page.url.endswith("/replay/?code=" + code)
 
