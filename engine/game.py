@@ -74,9 +74,9 @@ the first deal)
   next seat clockwise). ``source`` is one of ``SOURCES``: pegging, hand, crib, heels, muggins.
 - ``{"type": "hand_end", "hand_number", "dealer", "seed", "commitment", "points"}``  the seed is
   revealed; ``points`` are this hand's points by seat. Also sent when the game ends mid-hand.
-- ``{"type": "game_over", "winner", "winners", "scores", "skunk", "skunks"}``  skunk is "none",
-  "skunk" or "double_skunk" for the losing side (three players: the worst among the losers;
-  ``skunks`` gives each seat's).
+- ``{"type": "game_over", "winner", "winners", "scores", "skunk", "skunks", "target"}``  skunk is
+  "none", "skunk" or "double_skunk" for the losing side (three players: the worst among the
+  losers; ``skunks`` gives each seat's); ``target`` is the game's (121 or 61).
 
 Private events carry ``"visible_to": [seats]``; every other event is public. Give a seat only
 ``events_for(seat, events)`` (also ``state.events_for``), which drops the private events of
@@ -489,7 +489,8 @@ class GameState:
         self.to_act = None
         events.append(self._hand_end_event())
         events.append({"type": "game_over", "winner": seat, "winners": self.winners,
-                       "scores": self.scores, "skunk": self.skunk, "skunks": self.skunks})
+                       "scores": self.scores, "skunk": self.skunk, "skunks": self.skunks,
+                       "target": self.target})
         return True
 
     def _start_hand(self, number: int, dealer: int, events: list[dict]) -> None:

@@ -94,7 +94,8 @@ def reply(state: GameState, events: list[dict], seating: Seating = DEFAULT_SEATI
         "practice": state.practice,
         "practice_seed": state.base_seed if state.practice else None,
         "outcome": None if not state.is_over else game_over_words(
-            {"winner": state.winner, "scores": state.scores, "skunks": state.skunks}, seating),
+            {"winner": state.winner, "scores": state.scores, "skunks": state.skunks, "target": state.target},
+            seating),
         "result": result(state, seating),
     }
     if state.players != 2 or seating.passing:
@@ -226,7 +227,30 @@ def resume(request: dict) -> dict:
     answer["view_before"] = None if before is None else page_view(state, seat, before(seat))
     if answer["view_before"] is not None:
         answer["cards"].update({str(c): card_info(c) for c in sorted(view_cards(answer["view_before"]))})
+    if request.get("log") is True:  # the page's game log, up to the moves it shows again
+        again = len([e for e in answer["events"] if e["say"]])
+        lines = said(state, seating, seat)
+        answer["said"] = lines[:len(lines) - again] if again else lines
     return answer
+
+
+def said(state: GameState, seating: Seating = DEFAULT_SEATING, seat: int = HUMAN) -> list[str]:
+    """Every line said to ``seat`` so far in the game, in order, as the page said them when they
+    happened (the events a seat may see, narrated): the game log, rebuilt from the game.
+
+    >>> game = new_game(seed="said-doc", seats=[PERSON, "easy"])
+    >>> lines = said(game)
+    >>> lines[-1].startswith("Your six cards")
+    True
+    """
+    game = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins, players=state.players,
+                    seats=list(state.seats), names=state.names)
+    events = list(game.start_events)
+    for actions in [hand["actions"] for hand in state.history] + [state.actions]:
+        for action in actions:
+            events.extend(game.apply(action))
+    mine = [e for e in events if "visible_to" not in e] if seating.passing else events_for(seat, events)
+    return [e["say"] for e in narrate(mine, seating) if e["say"]]
 
 
 def act(request: dict) -> dict:

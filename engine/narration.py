@@ -368,12 +368,26 @@ def _losers(winners: list[int], players: int) -> list[int]:
     return [s for s in range(players) if s not in winners]
 
 
-def _final_score(scores: list[int], winner: int, players: int) -> str:
-    """"121 to 100" (two sides), "121 to 100 and 95" (three players)."""
+def _final_score(scores: list[int], winner: int, players: int, target: int = 0) -> str:
+    """"121 to 100" (two sides), "121 to 100 and 95" (three players). The game ends the moment a
+    side reaches the target, so the winner's score is the target, and any points past it are
+    noted as points to spare: "121 to 100 (3 points to spare)".
+
+    >>> _final_score([63, 40], 0, 2, 61)
+    '61 to 40 (2 points to spare)'
+    >>> _final_score([121, 90, 80], 0, 3, 121)
+    '121 to 90 and 80'
+    """
     if players == 4:
-        return f"{scores[winner]} to {scores[(winner + 1) % 4]}"
-    others = [str(scores[s]) for s in range(players) if s != winner]
-    return f"{scores[winner]} to " + " and ".join(others)
+        others = [str(scores[(winner + 1) % 4])]
+    else:
+        others = [str(scores[s]) for s in range(players) if s != winner]
+    won = scores[winner]
+    spare = won - target if target and won > target else 0
+    text = f"{won - spare} to " + " and ".join(others)
+    if spare:
+        text += f" ({spare} {'point' if spare == 1 else 'points'} to spare)"
+    return text
 
 
 def game_over_words(e: dict, seating: Seating = DEFAULT_SEATING) -> str:
@@ -383,14 +397,15 @@ def game_over_words(e: dict, seating: Seating = DEFAULT_SEATING) -> str:
     n = st.players
     if n == 2 and not st.passing:
         loser = 1 - winner
-        text = ("You win" if winner == HUMAN else "The computer wins") + f", {scores[winner]} to {scores[loser]}"
+        text = ("You win" if winner == HUMAN else "The computer wins") + ", " + _final_score(
+            scores, winner, n, e.get("target", 0))
         kind = e["skunks"][loser]
         if kind in SKUNK_WORDS:
             text += f": {'the computer is' if loser == COMPUTER else 'you are'} {SKUNK_WORDS[kind]}"
         return text + "."
     side = st.side_words(winner)
     verb = "win" if (side.startswith("you") or side.startswith("your")) else "wins"
-    text = f"{_cap(side)} {verb}, {_final_score(scores, winner, n)}"
+    text = f"{_cap(side)} {verb}, {_final_score(scores, winner, n, e.get('target', 0))}"
     losers = [winner + 1] if n == 4 else [s for s in range(n) if s != winner]
     called = []
     for loser in losers:
@@ -424,7 +439,7 @@ def result(state: GameState, seating: Seating = DEFAULT_SEATING) -> dict | None:
         elif kind == "skunk":
             skunk = f"Skunk: {SUBJECT[loser]} finished below {single}."
         return {"winner": winner, "title": "You win!" if winner == HUMAN else "The computer wins",
-                "score": f"{scores[winner]} to {scores[loser]}", "skunk": skunk, "skunk_kind": kind}
+                "score": _final_score(scores, winner, 2, state.target), "skunk": skunk, "skunk_kind": kind}
     n = state.players
     losers = [(winner + 1) % 4] if n == 4 else [s for s in range(n) if s != winner]
     worst, said = "none", []
@@ -448,7 +463,7 @@ def result(state: GameState, seating: Seating = DEFAULT_SEATING) -> dict | None:
         title = _cap(side) + " win!"
     else:
         title = _cap(side) + (" win" if side.startswith("your") else " wins")
-    return {"winner": winner, "title": title, "score": _final_score(scores, winner, n),
+    return {"winner": winner, "title": title, "score": _final_score(scores, winner, n, state.target),
             "skunk": skunk, "skunk_kind": worst, "won": won and not seating.passing}
 
 

@@ -176,6 +176,7 @@ class Picker:
         self.slot_box = document.getElementById(slots_id)
         self.on_change = on_change
         self.live = document.getElementById(live_id) if live_id else None
+        self.full_note = document.getElementById(grid_id + "-full")  # a refused pick, shown
         self.buttons = elements(self.grid, "button[data-card]")
         self.names = [button.getAttribute("data-card") for button in self.buttons]
         self.index = {}
@@ -236,7 +237,9 @@ class Picker:
         slot = self.target
         if slot is None:
             if None not in self.cards:
-                self.say("All the cards are picked. Select one of them to take it back first.")
+                text = "All the cards are picked. Select one of them to take it back first."
+                self.say(text)
+                self.show_full(text)
                 return False
             slot = self.cards.index(None)
         self.cards[slot] = name
@@ -262,6 +265,12 @@ class Picker:
         """The slot's name for screen readers and messages ("Hand card 1")."""
         return self.slots[slot].getAttribute("data-label")
 
+    def show_full(self, text):
+        """Show (or with "" hide) the line under the grid saying why a pick was refused."""
+        if self.full_note is not None:
+            self.full_note.textContent = text
+            self.full_note.hidden = not text
+
     def say(self, text):
         """Announce a short message through the tool's live region."""
         if self.live is not None:
@@ -271,6 +280,8 @@ class Picker:
 
     def render(self):
         """Grey out the used cards in the grid and draw the slots."""
+        if None in self.cards:
+            self.show_full("")  # a slot is free again: the refusal no longer holds
         used = set(c for c in self.cards if c is not None)
         for i, button in enumerate(self.buttons):
             is_used = self.names[i] in used

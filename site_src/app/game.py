@@ -30,11 +30,13 @@ import board
 import bridge
 import game_records
 import store
+import table_motion
+import table_pick
 from table_flow import flow, on_pass, take
 from table_prompt import announce, set_waiting
 from table_setup import (fill_setup, on_again, on_cancel_setup, on_change, on_new_game, on_setup_submit,
-                         on_speed, on_table_choice, open_setup, resume_game, show_notices, start_game,
-                         url_options)
+                         on_go_choice, on_speed, on_table_choice, open_setup, resume_game, show_notices,
+                         start_game, url_options)
 from table_state import NAMES, S, cap, discard_need, info, q, seating_request
 from table_view import render_stats
 
@@ -61,6 +63,8 @@ def on_hand_click(event):
             q("prompt").textContent = ("The " + info(card)["spoken"] + " would take the count past 31. "
                                        "Choose another card.")
             return None
+        if not table_pick.is_second_tap(event, card):
+            return None  # the first tap only raises the card: a slip of the finger costs nothing
         return flow(lambda: send({"type": "play", "card": card}))
     return None
 
@@ -249,6 +253,7 @@ def setup():
     """Bind the page; the table is usable (setup, speed) before the engine has loaded."""
     S["settings"] = store.load_settings()
     q("speed").value = S["settings"]["speed"]
+    q("go-by-hand").checked = S["settings"].get("go") == "hand"
     fill_setup(S["settings"])
     board.render("#board", NAMES, S["settings"]["target"])
     q("game").setAttribute("data-target", str(S["settings"]["target"]))
@@ -264,6 +269,7 @@ def setup():
     bridge.on("#new-game-button", "click", on_new_game)
     bridge.on("#cancel-setup", "click", on_cancel_setup)
     bridge.on("#speed", "change", on_speed)
+    bridge.on("#go-by-hand", "change", on_go_choice)
     bridge.on("#pass-button", "click", on_pass)
     bridge.on("#setup-table", "change", on_table_choice)
     bridge.on("#show-area", "mouseover", on_item_enter)
@@ -274,6 +280,7 @@ def setup():
     bridge.on(document, "keydown", on_key)
     bridge.on(document, "pointerdown", on_pointer)
     game_records.bind()
+    table_motion.setup(bridge.on)
     store.watch_other_tabs(on_other_tab, on_take_back)
     render_stats()
     q("setup").hidden = True

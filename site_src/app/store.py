@@ -7,7 +7,7 @@ Runs in MicroPython on the main thread (keep to the subset). Keys, each holding 
 - ``cribbage.practice.v1``: the same for a practice game (a ``?seed=`` link), so a practice
   link never touches the game in progress;
 - ``cribbage.stats.v1``: the statistics record of engine/stats.py, checked by the engine;
-- ``cribbage.settings.v1``: ``{"v": 1, "difficulty", "target", "muggins", "speed"}``.
+- ``cribbage.settings.v1``: ``{"v": 1, "difficulty", "target", "muggins", "speed", "go"}``.
 
 Nothing read from storage is trusted, and nothing stored can stop the page. storage.py measures
 a value before it reaches Python (``storage.MAX_VALUE`` characters at most); a longer one, or
@@ -48,7 +48,8 @@ SETTINGS_VERSION = 1
 
 TARGETS = (121, 61)
 SPEEDS = ("slow", "normal", "fast")
-DEFAULT_SETTINGS = {"difficulty": "easy", "target": 121, "muggins": False, "speed": "normal"}
+GO_CHOICES = ("auto", "hand")  # a go with no card to lay: said by itself, or the person presses Go
+DEFAULT_SETTINGS = {"difficulty": "easy", "target": 121, "muggins": False, "speed": "normal", "go": "auto"}
 
 KEPT_ASIDE = storage.KEPT_ASIDE
 GAME_RESET = "Your saved game could not be read." + KEPT_ASIDE
@@ -187,6 +188,8 @@ def _valid_setting(key, value):
         return isinstance(value, bool)
     if key == "speed":
         return value in SPEEDS
+    if key == "go":
+        return value in GO_CHOICES
     return False
 
 

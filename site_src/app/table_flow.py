@@ -14,6 +14,7 @@ import board
 import bridge
 import game_records
 import store
+import table_motion
 from table_state import (HUMAN, S, board_scores, humans, is_multi, log_console, model_from_view, q,
                          seating_request, shown, side_seats, start_hand)
 from table_view import render, render_stats
@@ -21,6 +22,8 @@ from table_prompt import announce, bring_into_view, set_waiting
 
 
 BEATS = {"slow": 1.6, "normal": 0.9, "fast": 0.3}  # seconds per beat of the computer's play
+GO_PAUSE = 1.4  # seconds a go said for the person stays on the table, whatever the computer's speed
+GO_SAID = "Go: you have no card to play."
 
 
 async def beat(n):
@@ -52,8 +55,10 @@ async def show_event(event):
     """Put one event on the table; returns "go" or "next" when the person must click to go on."""
     model = S["model"]
     kind = event["type"]
+    start = table_motion.before(event)  # where moving cards come from, before the table changes
     wait = 0  # beats: the computer's speed paces its moves, never the person's own cards
     stop = None
+    said_go = False
     moved = False
     follow = False
     if kind == "cut":
@@ -94,9 +99,10 @@ async def show_event(event):
     elif kind == "go":
         model["go"].append(event["seat"])
         if event["seat"] == S["me"] and model["hand"] and not S["hidden"]:
-            stop = "go"
-        else:
-            wait = 0.9
+            if S["settings"].get("go") == "hand":
+                stop = "go"
+            else:
+                said_go = True  # the only move: said for the person, who carries on without a click
     elif kind == "reset":
         await beat(0.6)
         model["count_start"] = len(model["laid"])
@@ -129,13 +135,18 @@ async def show_event(event):
         model["over"] = True
         model["winner"] = event["winner"]
     render()
+    table_motion.after(event, start)
     if follow:
         blocks = q("show-area").querySelectorAll(".show-block")
         if blocks.length:
             bring_into_view(blocks.item(blocks.length - 1))
     if moved:
         peg(model)
-    announce(event.get("say") or "", kind != "hand")
+    announce(event.get("say") or "", kind != "hand" and not said_go)
+    if said_go:
+        q("callout").textContent = (S["names"][S["me"]] + ": " if S["passing"] else "") + GO_SAID
+        if not S["catching_up"]:
+            await asyncio.sleep(GO_PAUSE)
     if stop:
         return stop
     await beat(wait)

@@ -11,6 +11,7 @@ from pyscript import document, window
 
 import board
 import bridge
+import game_log
 import storage
 import store
 
@@ -153,6 +154,13 @@ def on_speed(event):
     S["settings"] = store.save_settings(settings)
 
 
+def on_go_choice(event):
+    """Keep the go choice (said by itself, or pressed by hand) in the player's settings."""
+    settings = dict(S["settings"])
+    settings["go"] = "hand" if q("go-by-hand").checked else "auto"
+    S["settings"] = store.save_settings(settings)
+
+
 def reset_table(target):
     """Clear the table, the log and the board for a new game."""
     S["queue"] = []
@@ -211,7 +219,7 @@ async def resume_game(text, meta, practice=False):
     q("prompt").textContent = "Picking up your game where you left it\u2026"
     shown("practice-badge", practice or bool((meta or {}).get("practice")))
     try:
-        reply = await bridge.call("resume_game", {"game": text})
+        reply = await bridge.call("resume_game", {"game": text, "log": True})
         q("prompt").textContent = ""
     except bridge.EngineError as error:
         if error.kind != "bad_input":
@@ -230,7 +238,9 @@ async def resume_game(text, meta, practice=False):
     close_setup()
     reset_table(reply["view"]["target"])
     before = reply.get("view_before")
+    said = list(reply.get("said") or [])  # the game log, up to the moves shown again
     if (meta or {}).get("stop") == SHOWN:  # everything had been shown: the table as it is
+        said.extend(event["say"] for event in reply["events"] if event.get("say"))
         before, reply = reply["view"], dict(reply, events=[])
     S["model"] = blank_model(reply["view"]) if before is None else model_from_view(before)
     hide_if_passing()
@@ -239,6 +249,7 @@ async def resume_game(text, meta, practice=False):
     S["catching_up"] = True
     take(reply, saved_stop=(meta or {}).get("stop"))
     render()
+    game_log.fill(said)
     announce("Welcome back: your game is as you left it.")
     return True
 

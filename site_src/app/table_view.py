@@ -11,6 +11,7 @@ from pyscript import document
 
 import bridge
 import score_strip
+import table_motion
 from table_state import (COMPUTER, DIFFICULTY_WORDS, HUMAN, S, board_names, board_scores, cap, card_back,
                          card_face, display_phase, final_cards, final_crib, info, is_multi, log_console, make,
                          q, shown, who, whose)
@@ -35,6 +36,7 @@ def render():
     render_shows(model)
     render_hand(model)
     render_fair(model)
+    table_motion.replay()  # cards under way go on moving on the redrawn table
 
 
 def render_status(model):
@@ -55,6 +57,7 @@ def render_status(model):
         parts.append("muggins")
     q("status-hand").textContent = cap(" · ".join(parts))
     shown("practice-badge", bool(meta.get("practice")))
+    shown("speed-row", not S["passing"])  # no computer plays in pass and play
     q("cpu-level").textContent = "(" + DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy").lower() + ")"
     opponents = "" if S["passing"] else (DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy")
                                          + (" opponents" if S["players"] > 2 else " opponent") + " · ")
@@ -122,7 +125,7 @@ def render_seat_list(model):
             backs.append(make("span", "visually-hidden", name + " holds " + str(held)
                               + (" card" if held == 1 else " cards")))
         item.append(backs)
-        points = make("span", "seat-item-score", str(model["scores"][seat]))
+        points = make("span", "seat-item-score", str(min(model["scores"][seat], model["target"])))
         points.setAttribute("data-score-seat", str(seat))
         item.append(points)
         box.append(item)
@@ -139,7 +142,7 @@ def render_seats(model):
     for seat, prefix in ((HUMAN, "you"), (COMPUTER, "cpu")):
         shown_seat = me if seat == HUMAN else (1 - me if S["players"] == 2 else seat)
         score = q("score-" + str(seat))
-        text = str(model["scores"][shown_seat])
+        text = str(min(model["scores"][shown_seat], model["target"]))  # the game ends at the target
         if score.textContent != text:
             score.textContent = text
             pill = score.parentElement
@@ -259,6 +262,8 @@ def render_hand(model):
         if waiting == "discard":
             button.setAttribute("aria-pressed", "true" if card in S["selected"] else "false")
         elif waiting in ("play", "go"):
+            if waiting == "play" and card in S["selected"]:
+                button.classList.add("is-selected")  # picked by a first tap: a second one lays it
             if card not in legal:
                 button.setAttribute("aria-disabled", "true")
                 button.classList.add("is-dim")
@@ -268,6 +273,7 @@ def render_hand(model):
         item.append(button)
         box.append(item)
     box.setAttribute("aria-label", "Your cards" if hand else "Your cards: none left")
+    table_motion.replay()
     if focused is not None:
         again = box.querySelector('[data-card="' + focused + '"]')
         if again is not None:

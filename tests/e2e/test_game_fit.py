@@ -78,6 +78,7 @@ def check_in_view(page, kind: str, size: tuple[int, int]) -> None:
     selectors = list(NEEDED[kind])
     if kind in ("discard", "play", "go", "next"):
         selectors.append("#board svg" if width > WIDE else "#score-strip")
+    page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')", timeout=5_000)
     page.wait_for_timeout(250)  # let the last card and peg settle
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"fit-{kind}-{width}x{height}.png"))

@@ -16,6 +16,7 @@ from engine.game import new_game
 from engine.players import get_player
 from engine.record import COMPUTER_SEED
 from engine.stats import parse_stats
+from tests.e2e.test_game_play import lay
 
 KEY_GAME = "cribbage.game.v1"
 KEY_STATS = "cribbage.stats.v1"
@@ -96,7 +97,7 @@ def step(page) -> str:
     if kind == "discard":
         discard(page)
     elif kind == "play":
-        playable(page).first.click()
+        lay(playable(page).first)
     elif kind == "go":
         page.click("#go-button")
     elif kind == "next":

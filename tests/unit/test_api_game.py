@@ -125,7 +125,9 @@ def test_a_whole_game_through_the_endpoints_easy_against_easy():
     result = final["result"]
     winner, loser = over[0]["winner"], 1 - over[0]["winner"]
     assert result["winner"] == winner
-    assert result["score"] == f"{view['scores'][winner]} to {view['scores'][loser]}"
+    spare = view["scores"][winner] - 121  # the game ends at 121: points past it are to spare
+    noted = f" ({spare} point{'' if spare == 1 else 's'} to spare)" if spare else ""
+    assert result["score"] == f"121 to {view['scores'][loser]}{noted}"
     assert result["skunk_kind"] == over[0]["skunks"][loser]
     assert bool(result["skunk"]) == (result["skunk_kind"] != "none")
     # Every score event adds up to the final scores, and every announcement is plain text.

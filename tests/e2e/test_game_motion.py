@@ -1,0 +1,92 @@
+"""Cards that travel: from the deck at the deal, from the hand to the pile, to the crib and out
+for the show; a tap or a key lands them at once; nothing moves for a person who asks for
+reduced motion. #game[data-motion] counts the moves the page has made.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
+from tests.e2e.test_game_play import move, wait_decision
+
+KEY_SETTINGS = "cribbage.settings.v1"
+QUICK = {"v": 1, "difficulty": "easy", "target": 61, "muggins": False, "speed": "fast"}
+WATCH_MOVES = """
+window.addEventListener('DOMContentLoaded', () => {
+  window.moved = [];
+  const game = document.getElementById('game');
+  new MutationObserver(() => window.moved.push(game.getAttribute('data-moved')))
+    .observe(game, {attributes: true, attributeFilter: ['data-motion']});
+});
+"""
+SKIP_ON_FIRST_MOVE = """
+window.addEventListener('DOMContentLoaded', () => {
+  window.skipped = null;
+  new MutationObserver((changes) => {
+    if (window.skipped !== null) return;
+    if (!changes.some((c) => c.target.classList && c.target.classList.contains('is-arriving'))) return;
+    const running = () => document.getAnimations().filter((a) => a.playState === 'running').length;
+    const before = running();
+    document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));
+    window.skipped = [before, running()];
+  }).observe(document.documentElement, {attributes: true, attributeFilter: ['class'], subtree: true});
+});
+"""
+
+
+def open_game(browser, base_url, seed: str, **context_args):
+    context = browser.new_context(base_url=base_url, service_workers="block", **context_args)
+    context.add_init_script(WATCH_MOVES)
+    context.add_init_script(f"localStorage.setItem({json.dumps(KEY_SETTINGS)}, {json.dumps(json.dumps(QUICK))});")
+    page = context.new_page()
+    watch = PageProblems(page)
+    page.goto(f"/?seed={seed}")
+    ui_ready(page)
+    engine_ready(page)
+    return context, page, watch
+
+
+def motions(page) -> int:
+    return int(page.get_attribute("#game", "data-motion") or 0)
+
+
+def test_cards_travel_and_a_key_lands_them(browser, base_url):
+    context, page, watch = open_game(browser, base_url, "motion-1")
+    page.add_init_script(SKIP_ON_FIRST_MOVE)
+    kind = wait_decision(page)
+    assert kind == "discard"
+    dealt = motions(page)
+    assert dealt >= 1, "the dealt cards did not come from the deck"
+    kind = wait_decision(page, move(page, kind))  # two cards to the crib, the starter turned
+    thrown = motions(page)
+    assert thrown > dealt, "the cards thrown did not travel to the crib"
+    while kind == "play":
+        kind = wait_decision(page, move(page, kind))
+    assert motions(page) > thrown + 1, "the cards laid did not travel to the pile"
+    while kind not in ("next", "over"):
+        kind = wait_decision(page, move(page, kind))
+    moved = page.evaluate("window.moved")
+    assert moved[0] == "hand" and "discard" in moved and "play" in moved
+    assert moved.count("show") == 3, "the counted hands and the crib did not come out for the show"
+    # A key lands every travelling card at once (checked at the next game's deal).
+    page.goto("/?seed=motion-2")
+    ui_ready(page)
+    page.wait_for_function("window.skipped !== null", timeout=60_000)
+    before, after = page.evaluate("window.skipped")
+    assert before >= 1 and after == 0
+    context.close()
+    watch.check()
+
+
+def test_nothing_moves_for_reduced_motion(browser, base_url):
+    context, page, watch = open_game(browser, base_url, "motion-1", reduced_motion="reduce")
+    kind = wait_decision(page)
+    kind = wait_decision(page, move(page, kind))
+    while kind == "play":
+        assert page.evaluate("document.getAnimations().filter((a) => a.playState === 'running').length") == 0
+        kind = wait_decision(page, move(page, kind))
+    assert motions(page) == 0
+    assert page.locator(".is-arriving").count() == 0
+    context.close()
+    watch.check()
