@@ -172,6 +172,14 @@ def hint(request: dict) -> dict:
 
 
 @endpoint
+def prepare_hint(request: dict) -> dict:
+    """Work out the person's hint in ``game`` ahead of asking (nothing shown, nothing marked)."""
+    from engine import host
+
+    return host.prepare_hint(request)
+
+
+@endpoint
 def review_hand(request: dict) -> dict:
     """A finished hand of ``game`` reviewed for the person: each decision against the best."""
     from engine import host

@@ -9,6 +9,7 @@ against the best one by those measures, in expected points; it is never negative
 
 - ``discard_hint(view)``: the discards ranked, best first (hand, crib, net for the seat);
 - ``play_hint(view)``: the cards that may be laid, best first, each with its reasons in words;
+- ``prepare(view)``: the discard hint worked out ahead, so that asking for it is instant;
 - ``review_hand(state, hand_number, seat)``: the seat's discard and plays in one finished hand
   against the best, and in muggins games the points its counts missed;
 - ``review_game(state, seat)``: every hand reviewed, the totals lost to discards, to pegging
@@ -23,7 +24,7 @@ against the best one by those measures, in expected points; it is never negative
 
 from engine.analysis import discard_options
 from engine.cards import CARD_NAMES, CARD_SPOKEN, RANK_OF, VALUE_OF
-from engine.compat import round_to
+from engine.compat import Memo, round_to
 from engine.game import PERSON, GameState, new_game
 from engine.messages import quoted
 from engine.players import HardPlayer, owns_crib, peg_points, unseen_cards
@@ -40,10 +41,28 @@ def _round(value: float) -> float:
     return round_to(value, DIGITS)
 
 
+def _ranked(hand: tuple, dealer: bool) -> list:
+    return [(o.net, o) for o in discard_options(list(hand), dealer)]
+
+
+_RANKED = Memo(_ranked, size=8)
+"""The rankings worked out last: a hint prepared ahead (``prepare``), the hint itself and a review
+of the same hand share one (the ranking takes a few hundred milliseconds in the browser)."""
+
+
 def _discard_options(view: dict) -> list:
     """The discard options of a view with their net in expected points, best first (the order
     of ``analysis.discard_options``: hand plus or minus crib, as the calculator ranks them)."""
-    return [(o.net, o) for o in discard_options(view["hand"], owns_crib(view))]
+    return _RANKED(tuple(sorted(view["hand"])), owns_crib(view))
+
+
+def prepare(view: dict) -> bool:
+    """Work out the discard hint of this view ahead of being asked, so that asking is instant;
+    True if there was one to work out (a discard on offer)."""
+    if view.get("phase") != "discard" or not view.get("legal_actions"):
+        return False
+    _discard_options(view)
+    return True
 
 
 def discard_hint(view: dict) -> dict:
@@ -181,8 +200,8 @@ def _review_decision(decision: dict) -> "dict | None":
                     loss=_round(max(0.0, best_price - played)), made=decision["made"], gave=decision["gave"])
     counting = view["counting"]
     total = score_show(counting["cards"], counting["starter"], crib=counting["show"] == "crib").total
-    return dict(common, show=counting["show"], claimed=action["points"], total=total,
-                loss=float(max(0, total - action["points"])))
+    return dict(common, show=counting["show"], counted=sorted(counting["cards"]), claimed=action["points"],
+                total=total, loss=float(max(0, total - action["points"])))
 
 
 def _person(state: GameState, seat: "int | None") -> int:

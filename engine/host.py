@@ -293,16 +293,21 @@ def computer_move(request: dict) -> dict:
 # --- the coach (engine/coach.py) -------------------------------------------------------------
 
 
-def hint(request: dict) -> dict:
-    """The coach's hint for the person to act (``seat``): the discards ranked, or the cards to lay
-    with their reasons. The game is marked as played with hints: the reply's ``game`` is its new
-    text, which the page keeps."""
+_PREPARED = {"key": None, "hint": None}
+"""The hint worked out last, by (game text, seat): ``prepare_hint`` works it out while the person
+looks at the cards, and ``hint`` then answers at once. Only an exact match of the text is used."""
+
+
+def _hintable(state: GameState, seat: int) -> bool:
+    return not state.is_over and state.to_act == seat and state.phase in ("discard", "play")
+
+
+def _work_out_hint(text: str, state: GameState, seat: int) -> dict:
+    """The hint for the seat to act (see ``hint``), kept as the one prepared."""
     from engine import coach
 
-    state = _peek(request)
-    seat = _seat(request, state)
-    if state.is_over or state.to_act != seat or state.phase not in ("discard", "play"):
-        raise ValueError("The coach has a hint only for your discard or your next card.")
+    if _PREPARED["key"] == (text, seat):
+        return _PREPARED["hint"]
     view = state.view(seat)
     if state.phase == "discard":
         found = coach.discard_hint(view)
@@ -313,17 +318,43 @@ def hint(request: dict) -> dict:
     else:
         found = coach.play_hint(view)
     found["phase"] = state.phase
+    found = {"hint": found, "cards": {str(c): card_info(c) for c in sorted(view["hand"])}}
+    _PREPARED["key"], _PREPARED["hint"] = (text, seat), found
+    return found
+
+
+def hint(request: dict) -> dict:
+    """The coach's hint for the person to act (``seat``): the discards ranked, or the cards to lay
+    with their reasons. The game is marked as played with hints: the reply's ``game`` is its new
+    text, which the page keeps."""
+    state = _peek(request)
+    seat = _seat(request, state)
+    if not _hintable(state, seat):
+        raise ValueError("The coach has a hint only for your discard or your next card.")
+    found = _work_out_hint(request["game"], state, seat)
     state.hinted = True
     text = state.to_json()
     _remember(text, state)
-    return {"hint": found, "game": text, "cards": {str(c): card_info(c) for c in sorted(view["hand"])}}
+    _PREPARED["key"] = (text, seat)  # the same hint, should it be asked for again
+    return {"hint": found["hint"], "game": text, "cards": found["cards"]}
+
+
+def prepare_hint(request: dict) -> dict:
+    """Work out the hint for the person to act (``seat``) before it is asked for, so that asking
+    shows it at once: ``{"ready": bool}``. Nothing is shown and the game is not marked."""
+    state = _peek(request)
+    seat = _seat(request, state)
+    if not _hintable(state, seat):
+        return {"ready": False}
+    _work_out_hint(request["game"], state, seat)
+    return {"ready": True}
 
 
 def _review_cards(review: dict) -> dict:
     """Display data for every card a review mentions."""
     seen = set()
     for decision in review.get("decisions", []) + review.get("worst", []):
-        for key in ("cards", "threw", "best", "card", "kept", "starter"):
+        for key in ("cards", "threw", "best", "card", "kept", "counted", "starter"):
             value = decision.get(key)
             if isinstance(value, list):
                 seen.update(value)

@@ -14,7 +14,8 @@ game on the table. The rest of the page lives in its own modules, lowest first:
   pass, setup or retry; empty while the page is busy), focus and announcements;
 - table_flow: ``flow(step)`` runs one engine call, then shows the reply's events one by one and
   lets the computer move until the person has to decide;
-- table_setup: the setup form, settings, starting and resuming games.
+- table_setup: the setup form, settings, starting and resuming games;
+- coach_view and coach_review: the coach's hints, each hand's review and the game's summary.
 
 How a click travels: a card button's click reaches ``on_hand_click`` here, which runs
 ``flow(lambda: send(action))``; ``send`` calls the engine's ``act`` endpoint (bridge.call, JSON
@@ -28,11 +29,13 @@ from pyscript import document
 
 import board
 import bridge
+import coach_review
+import coach_view
 import game_records
 import store
 import table_motion
 import table_pick
-from table_flow import flow, on_pass, take
+from table_flow import SHOWN, flow, on_pass, save, take
 from table_prompt import announce, set_waiting
 from table_setup import (fill_setup, on_again, on_cancel_setup, on_change, on_new_game, on_setup_submit,
                          on_go_choice, on_speed, on_table_choice, open_setup, resume_game, show_notices,
@@ -281,6 +284,8 @@ def setup():
     bridge.on(document, "pointerdown", on_pointer)
     game_records.bind()
     table_motion.setup(bridge.on)
+    coach_view.setup(lambda: save(SHOWN))
+    coach_review.setup()
     store.watch_other_tabs(on_other_tab, on_take_back)
     render_stats()
     q("setup").hidden = True

@@ -106,6 +106,9 @@ def _build(stats):
              + str(stats["double_skunks_given"]) + ")")
         _row(body, "Skunks taken", str(stats["skunks_taken"]) + " (double: "
              + str(stats["double_skunks_taken"]) + ")")
+        hinted = stats.get("hinted") or 0
+        _row(body, "Played with hints", str(hinted) + (" (won " + str(stats.get("hinted_wins") or 0) + ")"
+                                                      if hinted else ""))
         box.append(table)
 
         points = stats["points"]

@@ -7,7 +7,7 @@ Runs in MicroPython on the main thread (keep to the subset). Keys, each holding 
 - ``cribbage.practice.v1``: the same for a practice game (a ``?seed=`` link), so a practice
   link never touches the game in progress;
 - ``cribbage.stats.v1``: the statistics record of engine/stats.py, checked by the engine;
-- ``cribbage.settings.v1``: ``{"v": 1, "difficulty", "target", "muggins", "speed", "go"}``.
+- ``cribbage.settings.v1``: ``{"v": 1, "difficulty", "target", "muggins", "speed", "go", "hints"}``.
 
 Nothing read from storage is trusted, and nothing stored can stop the page. storage.py measures
 a value before it reaches Python (``storage.MAX_VALUE`` characters at most); a longer one, or
@@ -49,7 +49,8 @@ SETTINGS_VERSION = 1
 TARGETS = (121, 61)
 SPEEDS = ("slow", "normal", "fast")
 GO_CHOICES = ("auto", "hand")  # a go with no card to lay: said by itself, or the person presses Go
-DEFAULT_SETTINGS = {"difficulty": "easy", "target": 121, "muggins": False, "speed": "normal", "go": "auto"}
+DEFAULT_SETTINGS = {"difficulty": "easy", "target": 121, "muggins": False, "speed": "normal", "go": "auto",
+                    "hints": False}
 
 KEPT_ASIDE = storage.KEPT_ASIDE
 GAME_RESET = "Your saved game could not be read." + KEPT_ASIDE
@@ -184,7 +185,7 @@ def _valid_setting(key, value):
         return storage.is_text(value) and 0 < len(value) <= 20 and value.isalpha() and value.lower() == value
     if key == "target":
         return storage.is_int(value) and value in TARGETS
-    if key == "muggins":
+    if key in ("muggins", "hints"):
         return isinstance(value, bool)
     if key == "speed":
         return value in SPEEDS
@@ -194,7 +195,7 @@ def _valid_setting(key, value):
 
 
 def load_settings():
-    """The player's settings (difficulty, target, muggins, speed); defaults where none are saved.
+    """The player's settings (difficulty, target, muggins, speed, hints); defaults where none are saved.
 
     A stored value that is not valid takes its default (the rest are kept), with a notice; a
     record that is not settings at all is set aside with a notice.

@@ -6,6 +6,8 @@ region, game log, callout). Reads the display model; calls no engine.
 """
 
 from pyscript import document
+
+import coach_view
 from table_state import (HUMAN, LIVE_KEEP, LOG_KEEP, S, discard_need, display_phase, is_multi, make,
                          others_left, q, shown, whose)
 from table_view import render_hand
@@ -75,6 +77,7 @@ def set_waiting(waiting):
                                              else "Throw to the computer's crib")
     if waiting == "next" and model is not None:
         q("next-button").textContent = "Deal hand " + str(model["hand_number"] + 1)
+    coach_view.on_waiting(waiting)
     if model is not None:
         q("prompt").textContent = prompt_text(waiting, model)
         render_hand(model)

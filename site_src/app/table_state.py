@@ -63,6 +63,7 @@ S = {
     "practice_slot": False,  # the game came from a practice link: saved apart from the game in progress
     "saved": None,       # (game JSON, stop) as last saved or loaded
     "opening_cut": None,  # the cut for first deal, shown beside the first hand until a discard
+    "hint_cards": [],    # cards the coach's hint lights up in the hand (coach_view.py)
 }
 
 

@@ -245,7 +245,8 @@ def render_hand(model):
     waiting = S["waiting"]
     hand = model["hand"]
     legal = model["legal"] if waiting == "play" else []
-    key = json.dumps([hand, S["selected"], legal, waiting])
+    lit = S["hint_cards"]
+    key = json.dumps([hand, S["selected"], legal, waiting, lit])
     if key == S["hand_key"]:
         return
     S["hand_key"] = key
@@ -259,6 +260,8 @@ def render_hand(model):
         item = make("li")
         button = card_face(card, tag="button")
         name = info(card)["spoken"]
+        if card in lit:  # the coach's hint (coach_view.py)
+            button.classList.add("is-hinted")
         if waiting == "discard":
             button.setAttribute("aria-pressed", "true" if card in S["selected"] else "false")
         elif waiting in ("play", "go"):

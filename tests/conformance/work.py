@@ -213,6 +213,7 @@ def endpoint_vectors():
                                   "2026-12-40": {"won": True, "scores": [121, 0], "code": "c1.z"}},
                          "today": "2026-12-02"}), ("daily_stats", {"days": {}, "today": "soon"}),
         ("new_game", {"difficulty": "hard", "seed": "cribbage-daily:2026-12-01"}),
+        ("prepare_hint", {"game": saved}), ("prepare_hint", {"game": saved, "seat": 1}),
         ("hint", {"game": saved}), ("hint", {"game": saved, "seat": 1}), ("hint", {"game": "{}"}),
         ("review_hand", {"game": saved}), ("review_hand", {"game": saved, "hand_number": "1"}),
         ("review_game", {"game": saved}), ("review_game", {}),

@@ -94,6 +94,35 @@ def test_leading_a_five_gives_away_a_fifteen(pone_hand):
     assert review["pegging"] >= lead["loss"] > 0
 
 
+def forget_prepared():
+    from engine import host
+
+    host._PREPARED.update({"key": None, "hint": None})
+    coach._RANKED.results.clear()
+    coach._RANKED.order.clear()
+
+
+def test_a_prepared_hint_is_the_same_hint_and_marks_nothing():
+    reply = call("new_game", {"difficulty": "hard", "seed": "coach-prepare", "target": 61})["result"]
+    forget_prepared()
+    cold = call("hint", {"game": reply["game"]})["result"]
+    forget_prepared()
+    prepared = call("prepare_hint", {"game": reply["game"]})
+    assert prepared == {"ok": True, "result": {"ready": True}}
+    assert "hinted" not in json.loads(reply["game"])
+    assert call("hint", {"game": reply["game"]})["result"] == cold
+    throw = cold["hint"]["options"][0]["throw"]
+    after = call("act", {"game": cold["game"], "action": {"type": "discard", "cards": throw}})["result"]
+    if after["awaiting"] == "computer":
+        assert call("prepare_hint", {"game": after["game"]})["result"] == {"ready": False}
+        after = call("computer_move", {"game": after["game"]})["result"]
+    assert after["awaiting"] == "play"
+    assert call("prepare_hint", {"game": after["game"]})["result"] == {"ready": True}
+    played = call("hint", {"game": after["game"]})["result"]
+    forget_prepared()
+    assert call("hint", {"game": after["game"]})["result"] == played
+
+
 def test_hints_only_for_the_decision_on_offer(pone_hand):
     with pytest.raises(ValueError, match="no card to lay"):
         coach.play_hint(pone_hand.view(0))
@@ -119,6 +148,8 @@ def test_a_muggins_count_that_misses_points_is_reviewed():
     review = coach.review_hand(state, 1, 0)
     counts = [d for d in review["decisions"] if d["kind"] == "count"]
     assert counts and all(d["claimed"] == 0 and d["loss"] == d["total"] for d in counts)
+    hand = next(d for d in counts if d["show"] == "hand")
+    assert hand["counted"] == hand["kept"] and len(hand["counted"]) == 4  # what the calculator is handed
     assert review["miscount"] == sum(d["total"] for d in counts)
     assert review["total"] == round(review["discard"] + review["pegging"] + review["miscount"], 2)
 
