@@ -30,9 +30,8 @@ from table_view import render_hand
 HINT_MARK = "hint-shown"
 HINT_WAITS = ("discard", "play")
 KIND_WAITS = {"hint": HINT_WAITS, "review": ("next", "over"), "summary": ("over",)}
-NET_NOTE = ("Net: hand plus crib when the crib is yours, hand minus crib when it is the other "
-            "side's. Hand: the four kept cards' average show over every starter. Crib: the average "
-            "the thrown cards bring to a crib. Figures are expected points.")
+NET_NOTE = ("Expected points. Net: the hand's average over every starter, plus the crib's when "
+            "the crib is yours, minus it when it is the other side's.")
 PLAY_NOTE = ("Cost: the expected points a card gives up against the best one, weighing what it scores "
              "now against what the other side can make in reply.")
 WORKING = "Working it out\u2026"
