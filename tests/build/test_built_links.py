@@ -118,9 +118,9 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py")
                      if p.stem not in (browser_python.WORKER_MODULE, browser_python.BOTLAB_WORKER))
     assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
-    expected = {"game": {"board", "bridge", "cardview", "game", "game_log", "game_records", "records", "score_strip",
-                         "sharing", "stats_view", "storage", "store", "table_fit", "table_flow", "table_motion",
-                         "table_pick", "table_prompt", "table_setup",
+    expected = {"game": {"board", "bridge", "cardview", "coach_review", "coach_view", "game", "game_log",
+                         "game_records", "records", "score_strip", "sharing", "stats_view", "storage", "store",
+                         "table_fit", "table_flow", "table_motion", "table_pick", "table_prompt", "table_setup",
                          "table_state", "table_view"},
                 "calculator": {"bridge", "calculator", "cardview"},
                 "verifier": {"bridge", "cardview", "verifier"},
