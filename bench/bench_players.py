@@ -1,8 +1,10 @@
-"""Computer opponents and the discard table: decision latency, table generation, a long match.
+"""Computer opponents and the discard table: decision latency, table generation, matches.
 
 Figures are printed and saved to .bench/players.json. Targets on the 2-core build machine (in
 CPython): the hard opponent's discard under 20 ms and its play under 5 ms (medians), the whole
-crib table under 15 s, and hard beating easy in at least 85% of a 2,000-game match.
+crib table under 15 s, hard beating easy in at least 85% of a 2,000-game match; the expert's
+decisions at most 50 ms (median), and the expert beating hard in at least 56% and easy in at
+least 92% of its matches (fewer games: the expert searches, so its games are slower).
 """
 
 from __future__ import annotations
@@ -26,10 +28,15 @@ LATENCY_GAMES = 60
 MATCH_GAMES = 2000
 MATCH_SEED = 7
 MATCH_JOBS = 2
+EXPERT_TARGET_MS = 50.0
+EXPERT_WIN_TARGETS = {"hard": 0.56, "easy": 0.92}
+EXPERT_MATCH_GAMES = 400
+EXPERT_LATENCY_GAMES = 10
 
 
-def decision_latencies(games: int = LATENCY_GAMES) -> dict[str, list[float]]:
-    """Time every decision of the hard player (seat alternating) in games against easy, in ms."""
+def decision_latencies(games: int = LATENCY_GAMES, level: str = "hard",
+                       against: str = "easy") -> dict[str, list[float]]:
+    """Time every decision of one player (seat alternating) in games against another, in ms."""
     from engine.game import new_game
     from engine.players import get_player
 
@@ -37,7 +44,7 @@ def decision_latencies(games: int = LATENCY_GAMES) -> dict[str, list[float]]:
     for g in range(games):
         state = new_game(seed=f"bench-latency-{g}")
         hard_seat = g % 2
-        players = {hard_seat: get_player("hard", seed=g), 1 - hard_seat: get_player("easy", seed=g)}
+        players = {hard_seat: get_player(level, seed=g), 1 - hard_seat: get_player(against, seed=g)}
         while not state.is_over:
             seat = state.to_act
             view = state.view(seat)
@@ -112,6 +119,22 @@ def main() -> None:
     figures["match"] = data
     print("  " + result.report().replace("\n", "\n  "))
 
+    expert_times = decision_latencies(EXPERT_LATENCY_GAMES, "expert", "hard")
+    every = expert_times["discard"] + expert_times["play"]
+    for kind, label, values in (("discard", "expert discard ms", expert_times["discard"]),
+                                ("play_choice", "expert play ms (two or more cards)", expert_times["play_choice"]),
+                                ("all", "expert decision ms (all)", every)):
+        summary = _summary(values)
+        figures[label] = summary
+        print(f"  {label:<48} median {summary['median']:.3f}  p90 {summary['p90']:.3f}  "
+              f"max {summary['max']:.3f}  (n={summary['n']})")
+    expert_checks = []
+    for other, target in sorted(EXPERT_WIN_TARGETS.items()):
+        match = play_match("expert", other, games=EXPERT_MATCH_GAMES, seed=MATCH_SEED, jobs=MATCH_JOBS)
+        figures[f"match expert-{other}"] = match.to_dict()
+        print("  " + match.report().replace("\n", "\n  "))
+        expert_checks.append((f"expert beats {other} >= {100 * target:.0f}%", match.win_rate >= target))
+
     discard_ms = figures["hard discard ms"]["median"]  # type: ignore[index]
     play_ms = figures["hard play ms (every play)"]["median"]  # type: ignore[index]
     table_s = figures[TABLE_COMMAND]
@@ -120,7 +143,9 @@ def main() -> None:
         (f"play < {PLAY_TARGET_MS:g} ms", play_ms < PLAY_TARGET_MS),
         (f"table < {TABLE_TARGET_S:g} s", table_s < TABLE_TARGET_S),
         (f"hard wins >= {100 * WIN_TARGET:.0f}%", data["win_rate"] >= WIN_TARGET),
-    ]
+        (f"expert decision < {EXPERT_TARGET_MS:g} ms", figures["expert decision ms (all)"]["median"]  # type: ignore[index]
+         < EXPERT_TARGET_MS),
+    ] + expert_checks
     print("  targets: " + "; ".join(f"{name}: {'met' if ok else 'MISSED'}" for name, ok in checks))
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(json.dumps(figures, indent=2) + "\n")

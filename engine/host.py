@@ -107,7 +107,8 @@ def reply(state: GameState, events: list[dict], seating: Seating = DEFAULT_SEATI
 def _difficulty(request: dict) -> str:
     difficulty = request.get("difficulty", "easy")
     if difficulty not in DIFFICULTIES:
-        raise ValueError(f"The computer plays {' or '.join(DIFFICULTIES)}, not {quoted(difficulty)}.")
+        levels = ", ".join(DIFFICULTIES[:-1]) + " or " + DIFFICULTIES[-1]
+        raise ValueError(f"The computer plays {levels}, not {quoted(difficulty)}.")
     return difficulty
 
 

@@ -27,6 +27,11 @@ The players:
   end of a count). Near the end it plays the board: it pegs out when it can, and when its
   own count will take it home it plays only to keep the dealer from pegging out first.
 
+- ``expert`` (engine.expert, two players): hard's discards; in the play it deals the cards it
+  cannot see out to the other side many times over and searches each deal to the end of the
+  play (engine.pegging_search), playing for the game near the end. With three or four players
+  it plays as hard does.
+
 Three and four players (one card thrown, several opponents) are played by the same rules:
 the throw is priced by the crib table's one-card figure, the reply by the next seat to play.
 
@@ -52,7 +57,7 @@ from engine.scoring import (
     show_total,
 )
 
-PLAYER_NAMES = ("easy", "hard")
+PLAYER_NAMES = ("easy", "hard", "expert")  # append only: share codes store the index
 _PAIR_POINTS = (0, 0, 2, 6, 12)  # same-rank cards in a row at the end of the count -> points
 
 WIN = 1000.0  # the value of pegging out: beats any number of points
@@ -109,11 +114,15 @@ class Player:
 
 
 def get_player(name: str, seed: int | str = 0) -> Player:
-    """Return the computer opponent called name ("easy" or "hard") with this seed.
+    """Return the computer opponent called name ("easy", "hard" or "expert") with this seed.
 
     >>> get_player("easy", 3)
     EasyPlayer(seed='3')
     """
+    if name == "expert":
+        from engine.expert import ExpertPlayer  # it builds on this module
+
+        return ExpertPlayer(seed)
     cls = _PLAYERS.get(name) if isinstance(name, str) else None
     if cls is None:
         raise ValueError(f"no computer opponent called {name!r} (choose from {', '.join(PLAYER_NAMES)})")

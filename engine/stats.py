@@ -46,7 +46,7 @@ from engine.game import PERSON, SOURCES, GameState, from_dict, from_json
 from engine.messages import quoted
 
 STATS_VERSION = 1
-DIFFICULTIES = ("easy", "hard")  # engine.players.PLAYER_NAMES
+DIFFICULTIES = ("easy", "hard", "expert")  # engine.players.PLAYER_NAMES
 TARGET_KEYS = ("121", "61")
 RECENT_MAX = 50
 MAX_COUNT = 10**9

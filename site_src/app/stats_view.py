@@ -17,7 +17,7 @@ import records
 import sharing
 import store
 
-DIFFICULTY_NAMES = (("easy", "Easy"), ("hard", "Hard"))
+DIFFICULTY_NAMES = (("easy", "Easy"), ("hard", "Hard"), ("expert", "Expert"))
 TARGET_NAMES = (("121", "121 points"), ("61", "61 points"))
 CONFIRM_RESET = "Forget all your statistics? This cannot be undone."
 EMPTY_TEXT = ("No games recorded yet. Finished games against the computer count here. Practice "

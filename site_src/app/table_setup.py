@@ -31,8 +31,11 @@ def read_setup():
     target = form.querySelector('input[name="target"]:checked')
     table = form.querySelector('input[name="table"]:checked')
     table = str(table.value) if table is not None else "2"
+    level = str(difficulty.value) if difficulty is not None else "easy"
+    if level == "expert" and table != "2":
+        level = "hard"  # the expert plays two-player games
     options = {
-        "difficulty": difficulty.value if difficulty is not None else "easy",
+        "difficulty": level,
         "target": int(target.value) if target is not None else 121,
         "muggins": bool(q("setup-muggins").checked),
         "players": 2 if table == "pass" else int(table),
@@ -44,11 +47,17 @@ def read_setup():
 
 
 def on_table_choice(event=None):
-    """Show the name fields only for two players on one device."""
-    choice = q("setup").querySelector('input[name="table"]:checked')
-    passing = choice is not None and str(choice.value) == "pass"
+    """Show the name fields only for two players on one device, the expert only for two players."""
+    form = q("setup")
+    choice = form.querySelector('input[name="table"]:checked')
+    table = str(choice.value) if choice is not None else "2"
+    passing = table == "pass"
     shown("setup-names", passing)
     shown("setup-opponent", not passing)
+    shown("setup-expert", table == "2")
+    expert = form.querySelector('input[name="difficulty"][value="expert"]')
+    if table != "2" and expert is not None and expert.checked:
+        form.querySelector('input[name="difficulty"][value="hard"]').checked = True
 
 
 def apply_seating(options, reply=None):

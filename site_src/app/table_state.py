@@ -30,7 +30,7 @@ LIVE_KEEP = 6  # announcements kept in the live region
 LOG_KEEP = 200
 
 
-DIFFICULTY_WORDS = {"easy": "Easy", "hard": "Hard"}
+DIFFICULTY_WORDS = {"easy": "Easy", "hard": "Hard", "expert": "Expert"}
 
 
 S = {

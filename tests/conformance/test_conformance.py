@@ -95,3 +95,6 @@ def test_the_work_is_as_large_as_promised():
     assert {t for _, _, t in shapes} == {121, 61}
     levels = {level for i in range(work.COUNTS["games"]) for level in work.game_plan(i)[3]}
     assert levels == {"easy", "hard"}
+    experts = [work.expert_plan(i) for i in range(work.COUNTS["expert_games"])]
+    assert {lv for levels, _ in experts for lv in levels} == {"expert", "hard", "easy"}
+    assert {levels.index("expert") for levels, _ in experts} == {0, 1}

@@ -8,8 +8,9 @@ prints the lines of one part, for every item whose number is ``shard`` modulo ``
 Parts and their sizes (``COUNTS``): full games of computer players (2, 3 and 4 players, muggins on
 and off, easy and hard, 121 and 61: every event, every view a player decided from and the final
 saved game); the show of hands and cribs; discard options of six-card hands, dealer and pone;
-shuffled decks, commitments, cuts and deals; and every endpoint the pages call, on test vectors
-and on whole games played through the endpoints as the game page plays them.
+shuffled decks, commitments, cuts and deals; every endpoint the pages call, on test vectors
+and on whole games played through the endpoints as the game page plays them; and a few
+two-player games of the expert (its search is slow in MicroPython, so only a few).
 """
 
 import json
@@ -22,7 +23,8 @@ from engine.game import new_game
 from engine.players import get_player
 from engine.scoring import score_show, show_total
 
-COUNTS = {"games": 240, "shows": 12000, "discards": 240, "decks": 320, "endpoints": 1, "page_games": 12}
+COUNTS = {"games": 240, "shows": 12000, "discards": 240, "decks": 320, "endpoints": 1, "page_games": 12,
+          "expert_games": 4}
 SHOW_CHUNK = 200  # hands per printed line of the show part
 
 
@@ -76,10 +78,22 @@ def game_plan(index):
     return players, muggins, target, [LEVELS[draws.below(2)] for _ in range(players)]
 
 
-def play_game(index):
+def expert_plan(index):
+    """The levels by seat and the muggins rule of expert game number index (two players, to 61)."""
+    other = ("hard", "easy")[index % 2]
+    return (["expert", other] if index % 4 < 2 else [other, "expert"]), index % 3 == 1
+
+
+def expert_game(index):
+    """A two-player game to 61 of the expert against hard or easy (it searches: a few games only)."""
+    levels, muggins = expert_plan(index)
+    return play_game(index, (2, muggins, 61, levels), "conformance-expert-")
+
+
+def play_game(index, plan=None, prefix="conformance-game-"):
     """One whole game of computers, each deciding from its own view; muggins claims vary."""
-    players, muggins, target, levels = game_plan(index)
-    seed = None if index % 5 == 4 else "conformance-game-" + str(index)
+    players, muggins, target, levels = game_plan(index) if plan is None else plan
+    seed = None if index % 5 == 4 else prefix + str(index)
     if seed is None:
         fairdeal.use_seed_source(fake_seed_source("game" + str(index)))
     state = new_game(seed=seed, target=target, muggins=muggins, players=players)
@@ -274,7 +288,7 @@ def page_game(index):
 
 
 PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "decks": deck_item,
-         "page_games": page_game}
+         "page_games": page_game, "expert_games": expert_game}
 
 
 def run(part, shard=0, shards=1):

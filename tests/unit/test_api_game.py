@@ -230,7 +230,7 @@ def test_playing_past_31_is_refused():
 
 def test_new_game_options_are_checked():
     assert "121 or to 61" in refused("new_game", {"target": 100})
-    assert "easy or hard" in refused("new_game", {"difficulty": "expert"})
+    assert "easy, hard or expert" in refused("new_game", {"difficulty": "master"})
     assert "on or off" in refused("new_game", {"muggins": "yes"})
     assert "practice seed" in refused("new_game", {"seed": ""})
     assert "practice seed" in refused("new_game", {"seed": "x" * 500})

@@ -54,9 +54,9 @@ def play_out(names, seed, players=2, check=None, **options):
 
 
 def test_names_and_bad_names():
-    assert PLAYER_NAMES == ("easy", "hard")
+    assert PLAYER_NAMES == ("easy", "hard", "expert")
     assert get_player("easy").name == "easy" and get_player("hard", seed="x").seed == "x"
-    for bad in ("Hard", "expert", None, 3):
+    for bad in ("Hard", "master", None, 3):
         with pytest.raises(ValueError, match="no computer opponent"):
             get_player(bad)
     with pytest.raises(ValueError, match="seed"):
@@ -462,7 +462,7 @@ def test_match_command_text_and_bad_input():
     bad = subprocess.run([PYTHON, "-m", "engine", "match", "hard", "easy", "--games", "0"], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
-    bad = subprocess.run([PYTHON, "-m", "engine", "match", "hard", "expert"], cwd=ROOT,
+    bad = subprocess.run([PYTHON, "-m", "engine", "match", "hard", "master"], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
 

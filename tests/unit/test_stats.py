@@ -256,7 +256,7 @@ def test_recent_keeps_only_the_last_games():
 
 
 @pytest.mark.parametrize("change, message", [
-    (dict(difficulty="expert"), "unknown difficulty"),
+    (dict(difficulty="master"), "unknown difficulty"),
     (dict(target=100), "unknown target"),
     (dict(won="yes"), "won must be true or false"),
     (dict(skunk_taken="skunk"), "given by the winner and taken by the loser"),

@@ -1,0 +1,155 @@
+"""The expert opponent: legal from views only, fixed by its seed, and it plays the board near the end."""
+
+from __future__ import annotations
+
+import doctest
+import random
+from math import comb
+
+import engine.expert
+import engine.pegging_search
+from engine.cards import RANK_OF, VALUE_OF
+from engine.expert import ExpertPlayer, go_floor
+from engine.game import new_game
+from engine.pegging_search import Leaf, Search
+from engine.players import PLAYER_NAMES, get_player, peg_points, unseen_cards
+from engine.scoring import MAX_COUNT, show_total
+from tests.unit.test_players import play_out, play_view, swap_hidden
+
+
+def test_doctests():
+    assert doctest.testmod(engine.expert).failed == 0
+    assert doctest.testmod(engine.pegging_search).failed == 0
+
+
+def test_the_expert_is_named_last_so_old_share_codes_keep_their_levels():
+    assert PLAYER_NAMES == ("easy", "hard", "expert")
+    assert isinstance(get_player("expert", seed=3), ExpertPlayer)
+    assert get_player("expert", seed=3).seed == "3"
+
+
+def test_legal_in_games_of_two_three_and_four():
+    for players, names in ((2, ("expert", "hard")), (2, ("easy", "expert")), (3, ("expert", "hard", "easy")),
+                           (4, ("expert", "easy", "expert", "hard"))):
+        state, actions, _ = play_out(names, f"expert-legal-{players}", players=players, muggins=players == 2,
+                                     target=61)
+        assert state.is_over and actions
+
+
+def test_the_choice_depends_on_the_view_alone():
+    """Exchange every card the expert cannot see: its choice must not change."""
+    state = new_game(seed="expert-hidden")
+    players = [get_player("expert", seed=0), get_player("hard", seed=1)]
+    checked = 0
+    while not state.is_over and state.hand_number <= 2:
+        seat = state.to_act
+        view = state.view(seat)
+        action = players[seat].choose(view, view["legal_actions"])
+        if seat == 0 and state.phase in ("discard", "play"):
+            swapped = swap_hidden(state, seat)
+            assert swapped.view(seat) == view
+            assert players[0].choose(swapped.view(seat), view["legal_actions"]) == action
+            checked += 1
+        state.apply(action)
+    assert checked >= 6
+
+
+def test_same_seed_same_game_and_a_fresh_player_plays_alike():
+    first = play_out(("expert", "hard"), "expert-same", target=61)[1]
+    assert play_out(("expert", "hard"), "expert-same", target=61)[1] == first
+    state = new_game(seed="expert-same", target=61)
+    hard = get_player("hard", seed="expert-same:1")
+    for seat, action in first:
+        view = state.view(seat)
+        player = get_player("expert", seed="expert-same:0") if seat == 0 else hard
+        assert player.choose(view, view["legal_actions"]) == action
+        state.apply(action)
+
+
+def test_go_floor_reads_the_goes():
+    # 10C by the other side, 10D, 3C by the other, 5D, 2H: the 2 followed the 5 without a reply
+    view = {"seat": 0, "laid": [[1, 9], [0, 22], [1, 2], [0, 17], [0, 27]], "hand_sizes": [0, 2],
+            "to_act": 1}
+    assert go_floor(view) == 4  # at 28 it held nothing up to 3
+    view = {"seat": 0, "laid": [[1, 9], [0, 22], [1, 2], [0, 17]], "hand_sizes": [1, 2], "to_act": 0}
+    assert go_floor(view) == 4  # the turn came back at 28
+    view = {"seat": 0, "laid": [[1, 9], [0, 22], [1, 2]], "hand_sizes": [2, 2], "to_act": 0}
+    assert go_floor(view) == 1  # nothing known
+
+
+def test_search_follows_the_rules_of_the_play():
+    """Both hands open, the search's best line pegs what the game itself gives for that line."""
+    leaf = Leaf(need=(121, 121), shows=(0, 0), pone=0)
+    # 5 led into two tens: ten (fifteen: 2), K (25), the other ten does not fit and side 0 has
+    # no card: the go to side 0 (1), side 1 leads its ten as the last card (1)
+    values = Search(leaf, model=False).card_values((4, 12), (9, 9), (), 0)
+    assert values[4] == 1 - 3
+    # K led: ten (20), 5 (25), the ten does not fit: the go to side 0, the last ten pegs 1
+    assert values[12] == 1 - 1
+
+
+def test_search_gives_nothing_away_to_a_side_two_short():
+    """Both hands open: side 1 holds a ten and needs two; side 0 leads the 6, not the 5."""
+    leaf = Leaf(need=(50, 2), shows=(0, 0), pone=0)
+    for model in (True, False):
+        values = Search(leaf, model=model).card_values((4, 5), (9,), (), 0)
+        assert values[4] == -60.0 and values[5] > 0
+
+
+def test_pegs_out_when_it_can():
+    rng = random.Random(9)
+    tried = 0
+    while tried < 25:
+        cards = rng.sample(range(52), 5)
+        hand, led, starter = cards[:3], cards[3], cards[4]
+        need = rng.choice((1, 2, 3))
+        view = play_view("AC", scores=(0, 121 - need), opp_cards=3)
+        view.update(hand=list(hand), starter=starter, current=[[0, led]], laid=[[0, led]],
+                    count=VALUE_OF[led], hand_sizes=[3, len(hand)])
+        view["legal_actions"] = [{"type": "play", "card": c} for c in hand]
+        points = {c: peg_points([RANK_OF[led], RANK_OF[c]], VALUE_OF[led] + VALUE_OF[c]) for c in hand}
+        if max(points.values()) < need:
+            continue
+        tried += 1
+        card = get_player("expert", seed=tried).choose(view, view["legal_actions"])["card"]
+        assert points[card] >= need
+
+
+def test_home_at_the_show_it_keeps_the_other_side_from_pegging_two():
+    """The pone whose count takes it home, the dealer two short: it gives away no 15, 31, pair or run.
+
+    The dealer holds one card, so only its reply to this card can score two. Whenever one of
+    the pone's three cards leaves no card at all that scores two at once (no fifteen, 31, pair
+    or run with any card the pone cannot see), and none pegs the pone out, the expert lays one.
+    """
+    rng = random.Random(5)
+    tried = 0
+    while tried < 20:
+        cards = rng.sample(range(52), 6)
+        hand, lead, reply, starter = cards[:3], cards[3], cards[4], cards[5]
+        count = VALUE_OF[lead] + VALUE_OF[reply]
+        if any(count + VALUE_OF[c] > MAX_COUNT for c in hand):
+            continue
+        own = show_total(hand + [lead], starter)
+        seq = [RANK_OF[lead], RANK_OF[reply]]
+        if any(peg_points(seq + [RANK_OF[c]], count + VALUE_OF[c]) >= own for c in hand):
+            continue  # it can peg out at once
+        view = play_view("AC", dealer=0, seat=1, opp_cards=1, scores=(119, 121 - own))
+        laid = [[1, lead], [0, reply]]
+        view.update(hand=list(hand), played=[lead], starter=starter, laid=laid, current=laid, count=count,
+                    hand_sizes=[1, 3])
+        view["legal_actions"] = [{"type": "play", "card": c} for c in hand]
+        ranks = {RANK_OF[c] for c in unseen_cards(view)}
+
+        def is_safe(card):
+            after = count + VALUE_OF[card]
+            line = seq + [RANK_OF[card]]
+            return after == MAX_COUNT or all(peg_points(line + [r], after + VALUE_OF[r]) < 2
+                                             for r in ranks if after + VALUE_OF[r] <= MAX_COUNT)
+
+        safe = [c for c in hand if is_safe(c)]
+        if not safe or len(safe) == len(hand):
+            continue
+        tried += 1
+        card = get_player("expert", seed=tried).choose(view, view["legal_actions"])["card"]
+        assert card in safe, (hand, lead, reply, starter)
