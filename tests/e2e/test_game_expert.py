@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.test_game_persistence import open_game, playable, wait_for_decision
+from tests.e2e.test_game_play import lay
 from tests.e2e.test_game_play import (  # noqa: F401  (game, page_and_problems are fixtures)
     DESKTOP, PHONE, game, page_and_problems)
 
@@ -57,7 +58,7 @@ def test_expert_is_offered_for_two_players_only_and_plays_a_hand(page_and_proble
             cards.nth(1).click()
             page.click("#throw-button")
         elif kind == "play":
-            playable(page).first.click()
+            lay(playable(page).first)
             laid += 1
         elif kind == "go":
             page.click("#go-button")
