@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import jinja2
 
 from site_src.builder import botlab, providers, settings
-from site_src.builder.browser_python import write_python_files
+from site_src.builder.browser_python import app_modules, plugins, write_python_files
 from site_src.builder.compress import write_compressed
 from site_src.builder.links import Links, relative_prefix, under_base_path, write_robots, write_sitemap
 from site_src.builder.offline import write_manifest, write_service_worker
@@ -53,6 +53,8 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     pages = load_pages(Path(pages_dir) if pages_dir else settings.PAGES_DIR)
     env = make_environment(Path(templates_dir) if templates_dir else settings.TEMPLATES_DIR)
     env.globals["bot_examples"] = botlab.examples  # the bot lab's example bots (site_src/bots/)
+    env.globals["app_modules"] = app_modules()  # each page module -> the UI modules its page loads
+    env.globals["pyscript_plugins"] = plugins  # page module -> its configs' plugins setting
     links = Links({p.slug for p in pages})
     header_nav, footer_nav = nav_links(pages)
     frame = {

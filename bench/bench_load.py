@@ -3,15 +3,17 @@
 The site is built into a private folder with a few extra pages under bench/:
 
 - floor/: the least any page of this design can do before it can play. A plain Web Worker
-  loads the vendored MicroPython, writes the engine's bytecode (the files app/engine.toml lists)
-  into its file system, imports the engine and deals a hand (engine.api's new_game); no
+  loads the vendored MicroPython, writes the engine's bytecode (the files bench/engine.toml
+  lists) into its file system, imports the engine and deals a hand (engine.api's new_game); no
   PyScript, no UI. Every page's figure is also printed as a ratio to it.
-- pyscript-floor/: the same through PyScript's own worker plumbing (the engine's worker as the
-  pages declare it, and a one-line MicroPython script on the page that asks it to deal): what
-  PyScript costs on top of the plain worker.
+- site-worker-floor/: the same through the pages' own plumbing (static/engine.js starting
+  app/engine_worker.mjs), with no UI: what the pages' worker costs on top of the floor.
+- pyscript-floor/: the same through PyScript's own worker plumbing (a `<script type="mpy"
+  worker>` running app/worker.py with bench/engine.toml, and a one-line MicroPython script on the
+  page that asks it to deal): the alternative to the pages' worker, kept measured beside it.
 - ui-floor/: PyScript with MicroPython running a one-line script, no worker: its longest
   main-thread block is PyScript's own bootstrap block, which every page pays.
-- decide/: the engine's worker as the pages use it, timing hard's decisions: each call of
+- decide/: the engine's worker as the pages use it (static/engine.js), timing hard's decisions: each call of
   computer_move (the reply included) while hard-vs-hard games are played through the endpoints.
 
 Targets (each with what "ready" means):
@@ -122,7 +124,7 @@ worker.onmessage = (event) => {
 FLOOR_WORKER = """
 import {loadMicroPython} from "../../runtime/micropython/micropython.mjs";
 try {
-  const app = new URL("../../app/", import.meta.url);
+  const app = new URL("../", import.meta.url);
   const [mp, files] = await Promise.all([
     loadMicroPython({url: new URL("../runtime/micropython/micropython.wasm", app).href}),
     fetch(new URL("engine.toml", app)).then((r) => r.text()).then((toml) =>
@@ -153,7 +155,7 @@ PYSCRIPT_FLOOR_HTML = """<!doctype html>
 <head><meta charset="utf-8"><title>PyScript floor: the engine's worker through PyScript, a deal</title>
 <link rel="icon" href="data:,">
 <script type="module" src="../../runtime/pyscript/core.js"></script>
-<script type="mpy" worker name="engine" src="../../app/worker.py" config="../../app/engine.toml"></script>
+<script type="mpy" worker name="engine" src="./worker.py" config="../engine.toml"></script>
 </head>
 <body><p>Loading…</p>
 <script type="mpy" config="./floor.toml">
@@ -170,13 +172,12 @@ DECIDE_HTML = """<!doctype html>
 <head><meta charset="utf-8"><title>Hard's decisions in the engine's worker</title>
 <link rel="icon" href="data:,">
 <script type="module" src="../../runtime/pyscript/core.js"></script>
-<script type="mpy" worker name="engine" src="../../app/worker.py" config="../../app/engine.toml"></script>
+<script src="../../static/engine.js"></script>
 </head>
 <body><p>Loading…</p>
 <script type="mpy" config="./floor.toml">
 import js, json
-from pyscript import workers
-engine = await workers["engine"]
+engine = js.window.cribbageEngine
 times = {"discard": [], "play": [], "first_discard": None}
 decisions, game = 0, 0
 while decisions < __DECISIONS__:
@@ -208,6 +209,20 @@ js.document.getElementById("out").textContent = json.dumps(times)
 js.document.documentElement.setAttribute("data-dealt", "1")
 </script><pre id="out"></pre></body>
 </html>
+"""
+SITE_WORKER_FLOOR_HTML = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Site worker floor: the pages' engine worker, a deal</title>
+<link rel="icon" href="data:,">
+<script src="../../static/engine.js"></script></head>
+<body><p id="status">Loading…</p><script src="site-floor.js"></script></body>
+</html>
+"""
+SITE_WORKER_FLOOR_JS = """
+window.cribbageEngine.call("new_game", '{"difficulty": "hard", "seed": "bench"}').then((reply) => {
+  document.getElementById("status").textContent = reply.slice(0, 80);
+  if (JSON.parse(reply).ok) document.documentElement.dataset.dealt = "1";
+});
 """
 UI_FLOOR_HTML = """<!doctype html>
 <html lang="en">
@@ -306,9 +321,19 @@ def start_server(directory: Path, meter: Meter) -> tuple[ThreadingHTTPServer, st
 def prepare_site(folder: Path) -> tuple[Path, list]:
     """Build the site into ``folder`` and add the bench pages; returns (site, pages)."""
     site = build.build(folder / "dist", quiet=True)
+    engine_files = sorted(p.relative_to(site / "engine").as_posix() for p in (site / "engine").rglob("*")
+                          if p.suffix in (".mpy", ".bin"))
+    (site / "bench").mkdir()
+    (site / "bench" / "engine.toml").write_text("\n".join(
+        ['interpreter = "../runtime/micropython/micropython.mjs"', "sync_main_only = true",
+         'plugins = ["!error"]', "", "[files]", *(f'"../engine/{f}" = "./engine/{f}"' for f in engine_files)])
+        + "\n", encoding="utf-8")
     extra = {
         "floor": {"index.html": FLOOR_HTML, "floor.js": FLOOR_JS, "floor-worker.mjs": FLOOR_WORKER},
-        "pyscript-floor": {"index.html": PYSCRIPT_FLOOR_HTML, "floor.toml": FLOOR_TOML},
+        "site-worker-floor": {"index.html": SITE_WORKER_FLOOR_HTML, "site-floor.js": SITE_WORKER_FLOOR_JS},
+        "pyscript-floor": {"index.html": PYSCRIPT_FLOOR_HTML, "floor.toml": FLOOR_TOML,
+                           "worker.py": (ROOT / "site_src" / "app" / "worker.py").read_text(encoding="utf-8")
+                           + '\n__export__ = ["call"]\n'},
         "ui-floor": {"index.html": UI_FLOOR_HTML, "floor.toml": FLOOR_TOML},
         "decide": {"index.html": DECIDE_HTML.replace("__DECISIONS__", str(DECISIONS)), "floor.toml": FLOOR_TOML},
     }
@@ -435,6 +460,7 @@ def show(name: str, scenario: str, fig: dict, floor: dict | None) -> None:
 def targets(pages: list) -> list[tuple[str, str, str]]:
     """(name, path, ready condition) of everything measured, the floors first."""
     found = [("floor (plain worker)", "/bench/floor/", "dealt"),
+             ("pages' worker floor (engine.js)", "/bench/site-worker-floor/", "dealt"),
              ("PyScript worker floor", "/bench/pyscript-floor/", "dealt"),
              ("UI floor (PyScript alone)", "/bench/ui-floor/", "ui")]
     by_template = {p.template: "/" + p.path for p in pages}

@@ -16,9 +16,9 @@ Runs in MicroPython (keep to the subset: no dataclasses, typing or itertools). A
     setup()
     bridge.start()          # wait for the engine in the background; the status line shows progress
 
-The engine runs in a PyScript MicroPython worker named "engine" (site_src/app/worker.py), which
-the page declares next to its own script (base.html); ``call`` sends JSON text to its ``call``
-export and reads JSON text back. A failed call raises EngineError, whose ``message`` is
+The engine runs in MicroPython in a worker (site_src/app/worker.py in app/engine_worker.mjs),
+which site_src/static/engine.js starts from the page's <head> (base.html) and reaches as
+``window.cribbageEngine``; ``call`` sends JSON text to it and reads JSON text back. A failed call raises EngineError, whose ``message`` is
 written for the player. Handlers bound with ``on`` show such messages in the page's #app-error
 element instead of raising. Markers for tests and styles: html[data-ui] is "loading" until
 ``ui_ready()``; html[data-engine] is idle, loading, ready or error.
@@ -28,11 +28,11 @@ import asyncio
 import json
 
 import js
-from pyscript import document, window, workers
+from pyscript import document, window
 from pyscript.ffi import create_proxy
 
 SLOW_AFTER_MS = 8000
-WORKER_NAME = "engine"
+ENGINE_GLOBAL = "cribbageEngine"  # window.cribbageEngine, from static/engine.js
 
 STATUS_ID = "engine-status"
 STATUS_TEXT_ID = "engine-status-text"
@@ -141,7 +141,10 @@ async def _boot():
     _watch()
     try:
         if _state["worker"] is None:
-            _state["worker"] = await workers[WORKER_NAME]
+            worker = getattr(window, ENGINE_GLOBAL, None)
+            if worker is None:
+                raise RuntimeError("window." + ENGINE_GLOBAL + " is missing (static/engine.js did not run)")
+            _state["worker"] = worker
         info = await _request("ping", {})
     except EngineError as error:
         _fail(error)

@@ -1,10 +1,9 @@
-"""The engine's worker: MicroPython running engine/api.py off the page's main thread.
+"""The engine's endpoint in its worker: MicroPython running engine/api.py off the page's main thread.
 
-PyScript starts it from the page (``<script type="mpy" worker name="engine">``, config
-app/engine.toml, which puts the engine's bytecode in its file system) and the page reaches it
-through ``pyscript.workers["engine"]`` (site_src/app/bridge.py). It exports one function,
-``call(name, request_json) -> reply_json``: engine.api's, with JSON text both ways. Fresh
-seeds come from the browser's cryptographic generator. It never touches the page.
+app/engine_worker.mjs (started by static/engine.js from the page's <head>) loads MicroPython,
+writes the engine's bytecode and this module into its file system and calls ``call`` for every
+message from the page (site_src/app/bridge.py), JSON text both ways. Fresh seeds come from the
+browser's cryptographic generator. It never touches the page.
 """
 
 import js
@@ -26,5 +25,3 @@ def call(name, request_json):
     """Run engine endpoint ``name`` on a JSON request; the reply is JSON text (engine.api.call)."""
     return api.call(str(name), str(request_json))
 
-
-__export__ = ["call"]

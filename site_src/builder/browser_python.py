@@ -5,15 +5,20 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import tempfile
 from pathlib import Path
 
 from site_src.builder.output import copy_if_changed
 from site_src.builder.settings import APP_DIR, ENGINE_DIR, BuildError
 
-UI_CONFIG = "ui.toml"
-WORKER_MODULE = "worker"  # site_src/app/worker.py: the engine's worker script, shipped as source
-WORKER_CONFIG = "engine.toml"
+UI_CONFIG = "ui.json"
+CONFIG_SUFFIX = ".json"  # JSON, not TOML: PyScript reads it without fetching its TOML parser first
+UNUSED_PLUGINS = ("deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal")
+"""PyScript plugins no page needs, left out of the main thread's config so PyScript does not fetch
+them before it starts (its error plugin is always fetched; "!error" keeps it off the page)."""
+EDITOR_PAGES = ("botlab",)  # pages with PyScript's code editor: they keep the py-editor plugin
+WORKER_MODULE = "worker"  # site_src/app/worker.py: the engine's endpoint in its worker
+WORKER_SCRIPT = "engine_worker.mjs"  # site_src/app/engine_worker.mjs: the worker, given the engine's file list
+ENGINE_FILES_MARK = "/*ENGINE_FILES*/[]"
 ENGINE_BROWSER_SKIP = ("__main__.py", "match.py", "bots.py")  # CPython's alone: not for MicroPython
 BOTLAB_WORKER = "botlab_worker"  # site_src/app/botlab_worker.py: the bot lab's Pyodide worker, as source
 BOTLAB_CONFIG = "botlab_worker.toml"
@@ -119,16 +124,61 @@ def write_botlab_worker(out: Path, data_paths: list[str]) -> None:
     ]) + "\n", encoding="utf-8")
 
 
+def write_engine_worker(out: Path, files: list[tuple[str, str]]) -> None:
+    """dist/app/engine_worker.mjs: the engine's worker script with the engine's files listed in it
+    (URL from app/, path in MicroPython's file system), so it fetches them all at once."""
+    template = (APP_DIR / WORKER_SCRIPT).read_text(encoding="utf-8")
+    if template.count(ENGINE_FILES_MARK) != 1:
+        raise BuildError(f"{APP_DIR / WORKER_SCRIPT}: expected one {ENGINE_FILES_MARK} to fill in")
+    listed = [[f"./{WORKER_MODULE}{UI_MODULE_SUFFIX}", f"/{WORKER_MODULE}{UI_MODULE_SUFFIX}"]]
+    listed += [list(pair) for pair in files]
+    text = template.replace(ENGINE_FILES_MARK, json.dumps(listed))
+    target = out / "app" / WORKER_SCRIPT
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+
+
+def plugins(page: str) -> list[str]:
+    """The ``plugins`` setting of a page's PyScript configs: every plugin it does not use left out."""
+    return ["!error"] + [f"!{name}" for name in UNUSED_PLUGINS if not (page in EDITOR_PAGES and name == "py-editor")]
+
+
+def engine_worker_files(out: Path) -> list[list[str]]:
+    """The files a built engine worker (dist/app/engine_worker.mjs) fetches: [URL from app/, path]."""
+    text = (out / "app" / WORKER_SCRIPT).read_text(encoding="utf-8")
+    found = re.search(r"^const ENGINE_FILES = (\[.*?\]);", text, re.M)
+    if not found:
+        raise BuildError(f"{out / 'app' / WORKER_SCRIPT}: no ENGINE_FILES list")
+    return json.loads(found.group(1))
+
+
+def main_config(page: str, modules: list[str]) -> dict:
+    """The main thread's PyScript config for a page: MicroPython with these UI modules (.mpy)."""
+    return {"interpreter": "../runtime/micropython/micropython.mjs", "plugins": plugins(page),
+            "files": {f"./{name}{UI_MODULE_SUFFIX}": f"./{name}{UI_MODULE_SUFFIX}" for name in modules}}
+
+
+def write_config(path: Path, page: str, modules: list[str]) -> None:
+    """Write one main-thread config (``main_config``) as JSON."""
+    path.write_text(json.dumps(main_config(page, modules), indent=1) + "\n", encoding="utf-8")
+
+
+def app_modules() -> dict[str, list[str]]:
+    """Each page module -> the UI modules its page loads (``page_modules`` of site_src/app/)."""
+    return page_modules({path.stem: path.read_text(encoding="utf-8") for path in sorted(APP_DIR.glob("*.py"))
+                         if path.stem not in (WORKER_MODULE, BOTLAB_WORKER)})
+
+
 def write_python_files(out: Path) -> dict[str, list[str]]:
     """Compile the engine and the UI modules, and write the configs that list them.
 
     dist/engine/NAME.mpy is each engine module as MicroPython bytecode (with its data files);
-    dist/app/NAME.mpy each UI module; dist/app/PAGE.toml the main-thread (MicroPython) config of
-    a page module, listing only the modules it imports; dist/app/ui.toml lists every UI module
-    (for pages that load modules of their own choosing). dist/app/worker.py is the engine's
-    worker script (PyScript runs a worker from source) and dist/app/engine.toml its config: the
-    same MicroPython, with every engine file. The bot lab's Pyodide worker and its config come
-    last (``write_botlab_worker``).
+    dist/app/NAME.mpy each UI module; dist/app/PAGE.json the main-thread (MicroPython) config of
+    a page module, listing only the modules it imports; dist/app/ui.json lists every UI module
+    (for pages that load modules of their own choosing). dist/app/worker.mpy is the engine's
+    endpoint and dist/app/engine_worker.mjs the plain worker that runs it in the same MicroPython,
+    with every engine file (``write_engine_worker``). The bot lab's Pyodide worker and its config
+    come last (``write_botlab_worker``).
     """
     engine_paths = compile_engine(out)
     sources = {
@@ -137,33 +187,11 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
     }
     for name in sources:
         compile_micropython(APP_DIR / f"{name}.py", out / "app" / f"{name}{UI_MODULE_SUFFIX}")
-    worker = APP_DIR / f"{WORKER_MODULE}.py"
-    with tempfile.TemporaryDirectory() as scratch:  # fails the build if MicroPython cannot compile it
-        compile_micropython(worker, Path(scratch) / f"{WORKER_MODULE}{UI_MODULE_SUFFIX}")
-    copy_if_changed(worker, out / "app" / worker.name)
+    compile_micropython(APP_DIR / f"{WORKER_MODULE}.py", out / "app" / f"{WORKER_MODULE}{UI_MODULE_SUFFIX}")
+    write_engine_worker(out, [(f"../engine/{path}", f"/engine/{path}") for path in engine_paths])
     pages = page_modules(sources)
-    header = "# Written by build.py; edit build.py, not this file.\n"
-    interpreter = f'interpreter = {toml_string("../runtime/micropython/micropython.mjs")}'
-
-    def config(comment: str, files: list[str], extra: tuple[str, ...] = ()) -> str:
-        return "\n".join([
-            header + comment, interpreter, *extra, 'plugins = ["!error"]', "", "[files]",
-            *(f"{toml_string(source)} = {toml_string(target)}" for source, target in files),
-        ]) + "\n"
-
-    def ui_files(modules: list[str]) -> list[tuple[str, str]]:
-        return [(f"./{name}{UI_MODULE_SUFFIX}",) * 2 for name in modules]
-
     for page, modules in pages.items():
-        (out / "app" / f"{page}.toml").write_text(
-            config(f"# Main thread: MicroPython for the {page} page's UI (`import {page}`).", ui_files(modules)),
-            encoding="utf-8")
-    (out / "app" / UI_CONFIG).write_text(
-        config("# Main thread: MicroPython with every UI module.", ui_files(sorted(sources))), encoding="utf-8")
-    (out / "app" / WORKER_CONFIG).write_text(config(
-        "# The engine's worker: MicroPython running app/worker.py with the engine (engine/*.mpy).",
-        [(f"../engine/{path}", f"./engine/{path}") for path in engine_paths],
-        ("sync_main_only = true  # the worker never touches the page, so no special headers are needed",)),
-        encoding="utf-8")
+        write_config(out / "app" / f"{page}{CONFIG_SUFFIX}", page, modules)
+    write_config(out / "app" / UI_CONFIG, "", sorted(sources))
     write_botlab_worker(out, [path for path in engine_paths if path.startswith("data/")])
     return {"engine": engine_paths, "app": sorted(sources), "pages": sorted(pages)}

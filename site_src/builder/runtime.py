@@ -98,12 +98,15 @@ CORE_SCRIPT_RE = re.compile(r'<script type="module" src="([^"]*)runtime/pyscript
 def runtime_preloads(node_modules: Path = NODE_MODULES) -> list[str]:
     """<link> tags (paths from the site root) that start the main thread's runtime downloads as
     soon as the page's <head> is read, instead of one after the other as each file asks for the
-    next: PyScript's core chunk, then MicroPython and its wasm. (The Pyodide files are fetched
-    by the engine's worker, which cannot use a page's preloads: preloading them would fetch
-    them twice.)"""
+    next: PyScript's core chunk and its error plugin, then MicroPython and its wasm. (The
+    workers' files are fetched by the workers, which cannot use a page's preloads: preloading
+    them would fetch them twice.)"""
     core = (node_modules / "@pyscript/core/dist/core.js").read_text(encoding="utf-8")
     chunk = re.search(r'from\s*"\./(core-[^"]+\.js)"', core)
     links = [f'<link rel="modulepreload" href="runtime/pyscript/{chunk.group(1)}">'] if chunk else []
+    # PyScript always imports its error plugin before it starts Python, even when it is left out.
+    links += [f'<link rel="modulepreload" href="runtime/pyscript/{path.name}">'
+              for path in sorted((node_modules / "@pyscript/core/dist").glob("error-*.js"))]
     links += [
         '<link rel="modulepreload" href="runtime/micropython/micropython.mjs">',
         '<link rel="preload" href="runtime/micropython/micropython.wasm" as="fetch" type="application/wasm" '

@@ -23,7 +23,7 @@ CSP_PYTHON_EXTRA = {
     # covers compiling MicroPython's WebAssembly.
     "script-src": ("'unsafe-eval'",),
     "connect-src": ("'self'",),  # fetch() of the configs, the .mpy modules and MicroPython's wasm
-    "worker-src": ("blob:",),  # PyScript starts the engine's worker from a blob: URL it makes
+    "worker-src": ("blob:",),  # PyScript starts a page's own worker (the bot lab's) from a blob: URL
 }
 """What a page that runs Python (PyScript with MicroPython, the engine's worker) needs on top."""
 # No Trusted Types: with require-trusted-types-for 'script', PyScript 0.7 cannot start (it

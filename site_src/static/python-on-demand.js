@@ -31,22 +31,19 @@
     html.setAttribute("data-ui", "loading");
     html.setAttribute("data-engine", "idle");
     box.querySelectorAll("[data-python-hidden]").forEach(function (part) { part.hidden = false; });
-    var worker = document.createElement("script");  // the engine's worker, as base.html declares it
-    worker.type = "mpy";
-    worker.setAttribute("worker", "");
-    worker.setAttribute("name", "engine");
-    worker.setAttribute("src", root + "app/worker.py");
-    worker.setAttribute("config", root + "app/engine.toml");
-    document.head.appendChild(worker);
     var page = document.createElement("script");
     page.type = "mpy";
     page.textContent = "import asyncio\nawait asyncio.sleep(0)\nimport " + app + "\n";
-    page.setAttribute("config", root + "app/" + app + ".toml");
+    page.setAttribute("config", root + "app/" + app + ".json");
     document.body.appendChild(page);
     var core = document.createElement("script");
     core.type = "module";
     core.src = root + "runtime/pyscript/core.js";
-    document.head.appendChild(core);
+    // The engine's worker first (as base.html starts it): the page's Python finds it in place.
+    var engine = document.createElement("script");
+    engine.src = root + "static/engine.js";
+    engine.onload = engine.onerror = function () { document.head.appendChild(core); };
+    document.head.appendChild(engine);
   }
 
   var query = new URLSearchParams(window.location.search);

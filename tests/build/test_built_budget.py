@@ -24,7 +24,7 @@ def test_pyodide_only_for_the_bot_lab(built_site):
     """The pages run MicroPython only; Pyodide is named by the bot lab's worker config alone,
     which the bot lab's page module starts (no page names it)."""
     assert (built_site / "runtime" / "pyodide" / "pyodide.asm.wasm").is_file()
-    for path in list(built_site.rglob("*.html")) + list((built_site / "app").glob("*.toml")):
+    for path in [*built_site.rglob("*.html"), *(built_site / "app").glob("*.toml"), *(built_site / "app").glob("*.json")]:
         rel = path.relative_to(built_site).as_posix()
         if rel not in BOTLAB_FILES:
             assert "pyodide/" not in path.read_text(encoding="utf-8").lower(), rel
@@ -36,7 +36,7 @@ def test_pyodide_only_for_the_bot_lab(built_site):
     assert "./engine/bots.py" in config["files"].values() and "./engine/match.py" in config["files"].values()
 
 
-def test_engine_ships_as_bytecode_with_its_worker_config(built_site):
+def test_engine_ships_as_bytecode_with_its_worker(built_site):
     engine = built_site / "engine"
     modules = sorted(p.name for p in engine.glob("*.mpy"))
     sources = sorted(p.stem + ".mpy" for p in (settings.ENGINE_DIR).glob("*.py")
@@ -44,13 +44,14 @@ def test_engine_ships_as_bytecode_with_its_worker_config(built_site):
     assert modules == sources and not list(engine.glob("*.py"))
     for path in engine.glob("*.mpy"):
         assert path.read_bytes()[:1] == b"M", path  # MicroPython bytecode
-    config = tomllib.loads((built_site / "app" / "engine.toml").read_text(encoding="utf-8"))
-    assert config["interpreter"].endswith("micropython/micropython.mjs") and config["sync_main_only"] is True
-    listed = {target.removeprefix("./") for target in config["files"].values()}
-    assert listed == {f"engine/{m}" for m in modules} | {"engine/data/crib_table.json", "engine/data/show_table.bin"}
-    for source in config["files"]:
+    files = browser_python.engine_worker_files(built_site)
+    listed = {target.removeprefix("/") for _, target in files}
+    assert listed == ({f"engine/{m}" for m in modules} | {"engine/data/crib_table.json", "engine/data/show_table.bin"}
+                      | {"worker.mpy"})
+    for source, _ in files:
         assert (built_site / "app" / source).resolve().is_file(), source
-    assert (built_site / "app" / "worker.py").read_text() == (settings.APP_DIR / "worker.py").read_text()
+    assert (built_site / "app" / "worker.mpy").read_bytes()[:1] == b"M"
+    assert not (built_site / "app" / "worker.py").exists()
 
 
 def test_no_unused_pyscript_chunks_and_no_page_needs_them(built_site):
@@ -62,11 +63,19 @@ def test_no_unused_pyscript_chunks_and_no_page_needs_them(built_site):
     runtime.check_runtime_imports(folder)  # what the kept chunks import statically is all there
     for page in built_site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        assert not re.search(r'type="py-editor"|<script[^>]*\sterminal\b|py-game', text), page
+        assert not re.search(r'type="py-editor"|<script[^>]*\sterminal\b|(?<!!)py-game', text), page
+        if 'type="mpy" config=' in text:  # PyScript fetches no plugin the page does not use
+            found = re.search(r"<py-config hidden>(.*)</py-config>", text)
+            assert found, page
+            left_out = json.loads(found.group(1))["plugins"]
+            assert {"!error", "!donkey", "!py-game", "!py-terminal", "!deprecations-manager"} <= set(left_out), page
+            editor = page.relative_to(built_site).as_posix() == BOTLAB_PAGE
+            assert ("!py-editor" in left_out) != editor, page
         if page.relative_to(built_site).as_posix() != BOTLAB_PAGE:
             assert 'type="mpy-editor"' not in text, page
-    for config in (built_site / "app").glob("*.toml"):
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    for config in [*(built_site / "app").glob("*.toml"), *(built_site / "app").glob("*.json")]:
+        text = config.read_text(encoding="utf-8")
+        data = json.loads(text) if config.suffix == ".json" else tomllib.loads(text)
         assert not data.get("packages"), f"{config.name}: packages need pyodide_graph"
         assert not any(str(k).endswith((".zip", ".whl")) for k in data.get("files", {})), config.name
 
@@ -131,7 +140,7 @@ def fetch(port: int, path: str, headers: dict) -> tuple[int, dict, bytes]:
 
 
 @pytest.mark.parametrize("path, source", [("/runtime/micropython/micropython.wasm", "runtime/micropython/micropython.wasm"),
-                                          ("/rules/", "rules/index.html"), ("/app/ui.toml", "app/ui.toml")])
+                                          ("/rules/", "rules/index.html"), ("/app/ui.json", "app/ui.json")])
 def test_server_sends_the_twin_the_client_takes(built_site, server, path, source):
     if not (built_site / source).is_file():
         pytest.skip(f"{source} is not built")

@@ -71,17 +71,23 @@ def test_stylesheets_load_nothing_remote(built_site):
     assert not problems, "\n".join(problems)
 
 
+def read_config(path: Path) -> dict:
+    """A PyScript config: the pages' are JSON, the bot lab's worker's TOML."""
+    text = path.read_text(encoding="utf-8")
+    return json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+
+
 def pyscript_configs(built_site, scanned) -> dict[Path, dict]:
-    """Every PyScript config a page names, plus the engine worker's config the bridge starts."""
+    """Every PyScript config a page names, plus ui.json (every UI module)."""
     configs = {}
     for path, page in scanned.items():
         for ref in page.refs:
             if ref.attr == "config":
                 found = local_target(built_site, path, ref.url)
                 assert found and found[0].is_file(), f"{path}: config {ref.url} missing"
-                configs[found[0]] = tomllib.loads(found[0].read_text(encoding="utf-8"))
-    ui_config = built_site / "app" / "ui.toml"
-    configs[ui_config] = tomllib.loads(ui_config.read_text(encoding="utf-8"))
+                configs[found[0]] = read_config(found[0])
+    ui_config = built_site / "app" / "ui.json"
+    configs[ui_config] = read_config(ui_config)
     return configs
 
 
@@ -100,21 +106,21 @@ def test_pyscript_configs_and_their_files_resolve(built_site, scanned):
         assert not config.get("packages"), f"{name}: packages would be fetched from elsewhere"
 
 
-def test_engine_config_names_every_engine_module(built_site):
+def test_engine_worker_names_every_engine_module(built_site):
     """New engine modules reach the browser's worker without editing any list."""
-    config = tomllib.loads((built_site / "app" / "engine.toml").read_text(encoding="utf-8"))
-    listed = set(config["files"].values())
+    files = browser_python.engine_worker_files(built_site)
+    listed = {target for _, target in files}
     for module in sorted((ROOT / "engine").glob("*.py")):
         if module.name not in browser_python.ENGINE_BROWSER_SKIP:
-            assert f"./engine/{module.stem}.mpy" in listed, f"engine/{module.name} is not shipped to the worker"
-    assert "./engine/data/crib_table.json" in listed and "./engine/data/show_table.bin" in listed
-    for source in config["files"]:
+            assert f"/engine/{module.stem}.mpy" in listed, f"engine/{module.name} is not shipped to the worker"
+    assert "/engine/data/crib_table.json" in listed and "/engine/data/show_table.bin" in listed
+    for source, _ in files:
         assert (built_site / "app" / source).resolve().is_file(), source
 
 
 def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
-    """Each page's config lists its module and what it imports, as .mpy; ui.toml lists them all."""
-    every = tomllib.loads((built_site / "app" / "ui.toml").read_text(encoding="utf-8"))
+    """Each page's config lists its module and what it imports, as .mpy; ui.json lists them all."""
+    every = read_config(built_site / "app" / "ui.json")
     sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py")
                      if p.stem not in (browser_python.WORKER_MODULE, browser_python.BOTLAB_WORKER))
     assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
@@ -127,7 +133,7 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
                 "botlab": {"botlab", "bridge", "storage"},
                 "replay": {"board", "bridge", "replay", "replay_view", "sharing"}}
     for page, modules in expected.items():
-        config = tomllib.loads((built_site / "app" / f"{page}.toml").read_text(encoding="utf-8"))
+        config = read_config(built_site / "app" / f"{page}.json")
         assert config["interpreter"].endswith("runtime/micropython/micropython.mjs")
         assert "!error" in config.get("plugins", []), "PyScript's error banner would show tracebacks"
         assert set(config["files"]) == {f"./{name}.mpy" for name in modules}, page

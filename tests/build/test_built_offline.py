@@ -64,8 +64,8 @@ def test_service_worker_precaches_every_page_and_the_runtime(built_site, site_pa
     assert len(urls) == len(set(urls))
     for page in site_pages:
         assert (page.path or "./") in urls, page.slug
-    for needed in ("404.html", "manifest.webmanifest", "static/site.css", "app/ui.toml", "app/game.toml",
-                   "app/engine.toml", "app/worker.py", "app/bridge.mpy", "app/game.mpy", "engine/api.mpy",
+    for needed in ("404.html", "manifest.webmanifest", "static/site.css", "app/ui.json", "app/game.json",
+                   "app/engine_worker.mjs", "app/worker.mpy", "static/engine.js", "app/bridge.mpy", "app/game.mpy", "engine/api.mpy",
                    "engine/data/show_table.bin", "runtime/pyscript/core.js",
                    "runtime/micropython/micropython.wasm"):
         assert needed in urls, needed

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from markupsafe import escape
 
-from site_src.builder import settings
+from site_src.builder import browser_python, settings
 from htmlscan import scan
 
 
@@ -111,15 +111,17 @@ def test_interactive_pages_load_pyscript_and_show_engine_status(built_site, site
         if page.template in ("game", "calculator", "replay"):
             assert 'id="engine-status"' in html and 'role="status"' in html, page.output
             assert '<script type="module" src="' in html and "runtime/pyscript/core.js" in html
-            assert re.search(rf'<script type="mpy" config="[./]*app/{page.template}\.toml">\n'
+            assert re.search(rf'<script type="mpy" config="[./]*app/{page.template}\.json">\n'
                              rf'import asyncio\nawait asyncio.sleep\(0\)\nimport {page.template}\n</script>', html)
-            assert re.search(r'<script type="mpy" worker name="engine" src="[./]*app/worker\.py" '
-                             r'config="[./]*app/engine\.toml"></script>', html), page.output
+            assert re.search(r'<script src="[./]*static/engine\.js"></script>', html), page.output
+            for module in browser_python.app_modules()[page.template]:  # fetched while PyScript starts
+                assert re.search(rf'<link rel="preload" href="[./]*app/{module}\.mpy" as="fetch" crossorigin>',
+                                 html), (page.output, module)
         elif page.template == "botlab":  # its own worker (Pyodide), started by its module
             assert 'id="engine-status"' in html and "runtime/pyscript/core.js" in html
-            assert re.search(r'<script type="mpy" config="[./]*app/botlab\.toml">\n'
+            assert re.search(r'<script type="mpy" config="[./]*app/botlab\.json">\n'
                              r'import asyncio\nawait asyncio.sleep\(0\)\nimport botlab\n</script>', html)
-            assert 'name="engine"' not in html and 'type="mpy-editor"' in html
+            assert "engine.js" not in html and 'type="mpy-editor"' in html
         else:
             assert "pyscript" not in html, f"{page.output}: a plain page should not load Python"
 

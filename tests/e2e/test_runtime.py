@@ -42,7 +42,7 @@ def test_engine_boots_from_vendored_files_and_answers_ping(page, problems, base_
     loaded = [url for url in requests if not url.startswith(("data:", "blob:"))]
     assert all(url.startswith(base_url + "/") for url in loaded), [u for u in loaded if not u.startswith(base_url)]
     for needed in ("/runtime/pyscript/core.js", "/runtime/micropython/micropython.wasm",
-                   "/app/worker.py", "/app/engine.toml", "/engine/api.mpy", "/engine/data/show_table.bin",
+                   "/static/engine.js", "/app/engine_worker.mjs", "/app/worker.mpy", "/engine/api.mpy", "/engine/data/show_table.bin",
                    "/app/bridge.mpy"):
         assert any(url.startswith(base_url) and url.endswith(needed) for url in loaded), f"{needed} never loaded"
     assert not [url for url in loaded if "pyodide" in url.lower()], "a page loaded Pyodide"
