@@ -42,6 +42,7 @@ from engine.scoring import (
     NOBS,
     build_tables,
     show_total,
+    show_totals,
 )
 
 _RANK_WEIGHT = tuple(5 ** r for r in range(13))  # the same rank-multiset key as engine.scoring
@@ -449,6 +450,17 @@ class DiscardOption:
 
 CRIB_METHODS = ("exact", "table")
 
+# The rank multisets of three cards, by shape: three ranks, a pair and another rank, three of a
+# rank; _TRIPLE_KEYS holds their rank keys in that order (455 in all).
+_TRIPLES_APART = [(x, y, z) for x in range(13) for y in range(x + 1, 13) for z in range(y + 1, 13)]
+_TRIPLES_PAIRED = [(x, z) for x in range(13) for z in range(13) if z != x]
+_TRIPLE_KEYS = ([_RANK_WEIGHT[x] + _RANK_WEIGHT[y] + _RANK_WEIGHT[z] for x, y, z in _TRIPLES_APART]
+                + [2 * _RANK_WEIGHT[x] + _RANK_WEIGHT[z] for x, z in _TRIPLES_PAIRED]
+                + [3 * _RANK_WEIGHT[x] for x in range(13)])
+# A thrown pair of ranks (its rank key) -> the fifteens, pairs and runs of the crib with each of
+# those triples (0 where the five ranks cannot be dealt): filled as throws are priced.
+_CRIB_ROWS: dict[int, list[int]] = {}
+
 
 def conditional_crib_values(dealt: "Sequence[int]") -> dict[tuple[int, int], float]:
     """Return the exact expected crib of every two-card throw from six known cards.
@@ -479,29 +491,29 @@ def conditional_crib_values(dealt: "Sequence[int]") -> dict[tuple[int, int], flo
         suit_left[SUIT_OF[c]] += 1
         if RANK_OF[c] != JACK:
             nonjacks_left[SUIT_OF[c]] += 1
-    triples: list[tuple[int, int]] = []  # (rank key of two discards and starter, deals)
-    for rc in range(13):
-        nc = left[rc]
-        if not nc:
-            continue
-        for rd in range(rc, 13):
-            ways = nc * left[rd] if rc < rd else nc * (nc - 1) // 2
-            if not ways:
-                continue
-            key = weight[rc] + weight[rd]
-            for rs in range(13):
-                starters = left[rs] - (rs == rc) - (rs == rd)
-                if starters > 0:
-                    triples.append((key + weight[rs], ways * starters))
+    # Every rank multiset of the other two discards and the starter (in _TRIPLE_KEYS' order), with
+    # the ways to draw three unseen cards of those ranks (prod C(left, m)); any of the three may be
+    # the starter, hence 3 * ways deals.
+    pairs = [m * (m - 1) // 2 for m in left]
+    ways3 = ([left[x] * left[y] * left[z] for x, y, z in _TRIPLES_APART]
+             + [pairs[x] * left[z] for x, z in _TRIPLES_PAIRED]
+             + [m * (m - 1) * (m - 2) // 6 for m in left])
     n = len(unseen)
     deals = comb(n, 2) * (n - 2)
     # Nobs from a jack among the other discards: starter s (not a jack) and its suit's jack unseen.
     nobs_unseen = sum(n - 2 for s in unseen
                       if RANK_OF[s] != JACK and _JACK_OF_SUIT[SUIT_OF[s]] not in held)
+    by_ranks: dict[int, int] = {}  # the throw's rank key -> fifteens, pairs and runs over every deal
     values = {}
     for a, b in combinations(sorted(dealt), 2):
         base = weight[RANK_OF[a]] + weight[RANK_OF[b]]
-        total = sum(w * table[base + key] for key, w in triples) + NOBS * nobs_unseen
+        ranked = by_ranks.get(base)
+        if ranked is None:
+            row = _CRIB_ROWS.get(base)
+            if row is None:
+                row = _CRIB_ROWS[base] = [table.get(base + key, 0) for key in _TRIPLE_KEYS]
+            ranked = by_ranks[base] = 3 * sum([p * w for p, w in zip(row, ways3)])  # exact: whole numbers
+        total = ranked + NOBS * nobs_unseen
         if SUIT_OF[a] == SUIT_OF[b]:
             m = suit_left[SUIT_OF[a]]
             total += FIVE_CARD_FLUSH * comb(m, 2) * (m - 2)
@@ -557,7 +569,7 @@ def discard_options(cards: "Iterable[int | str] | str", is_dealer: bool,
     options = []
     for keep in combinations(ordered, 4):
         throw = tuple(c for c in ordered if c not in keep)
-        totals = [show_total(keep, s) for s in starters]
+        totals = show_totals(keep, starters)
         crib_ev = exact[throw] if exact is not None else crib_value(throw)  # type: ignore[index]
         options.append(DiscardOption(
             keep, throw, sum(totals) / len(starters), crib_ev,

@@ -194,12 +194,24 @@ def peg_points(ranks: "Sequence[int]", count: int) -> int:
         same += 1
     if same > 1:
         return points + _PAIR_POINTS[min(same, 4)]
-    for k in range(n, 2, -1):
-        tail = ranks[n - k:]
-        low = min(tail)
-        if max(tail) - low == k - 1 and len(set(tail)) == k:
-            return points + k
-    return points
+    # The longest run ending with the last card: grow the tail back while its ranks are
+    # distinct (a repeated rank ends every longer tail's chance) and note when they are consecutive.
+    low = high = last
+    seen = 1 << last
+    run = 0
+    for i in range(n - 2, -1, -1):
+        r = ranks[i]
+        bit = 1 << r
+        if seen & bit:
+            break
+        seen |= bit
+        if r < low:
+            low = r
+        elif r > high:
+            high = r
+        if high - low == n - 1 - i >= 2:
+            run = n - i
+    return points + run
 
 
 _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))

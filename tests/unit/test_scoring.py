@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from engine.cards import parse_card, parse_cards
 from engine.scoring import (
     DOUBLE_PAIR_ROYAL, FIFTEEN, FIVE_CARD_FLUSH, HAND_FLUSH, MAX_COUNT, NOBS, PAIR, PAIR_ROYAL,
-    THIRTY_ONE, count_of, number_name, score_play, score_show, show_total,
+    THIRTY_ONE, count_of, number_name, score_play, score_show, show_total, show_totals,
 )
 
 
@@ -164,6 +164,15 @@ def test_show_total_matches_score_show_on_random_hands():
         for crib in (False, True):
             assert show_total(cards[:4], cards[4], crib) == score_show(cards[:4], cards[4], crib).total
         assert show_total(tuple(cards[:4]), cards[4]) == show_total(cards[:4], cards[4])
+
+
+def test_show_totals_are_show_total_for_each_starter():
+    rng = random.Random(20261201)
+    hands = [rng.sample(range(52), 4) for _ in range(300)]
+    hands += [[s * 13 + r for r in ranks] for s in range(4) for ranks in ((0, 4, 9, 10), (2, 3, 10, 12))]  # flushes, jacks
+    for hand in hands:
+        starters = [c for c in range(52) if c not in hand]
+        assert show_totals(hand, starters) == [show_total(hand, s) for s in starters]
 
 
 def test_show_total_rejects_duplicate_five_of_a_rank():
