@@ -88,10 +88,11 @@ def _merge_list(into: list, part: list) -> None:
 
 
 def play_game(first, second, game_seed: str, first_seat: int, target: int = 121,
-              muggins: bool = False, tally: dict | None = None) -> dict:
+              muggins: bool = False, tally: dict | None = None, on_end=None) -> dict:
     """Play one game, first-named player in first_seat; add its figures to tally and return it.
 
-    Each player is asked only with its seat's view and the legal actions in it.
+    Each player is asked only with its seat's view and the legal actions in it. ``on_end``, if
+    given, is called with the finished game (engine.game.GameState).
     """
     tally = _empty_tally() if tally is None else tally
     state = new_game(seed=game_seed, target=target, muggins=muggins)
@@ -125,6 +126,8 @@ def play_game(first, second, game_seed: str, first_seat: int, target: int = 121,
         action = players[seat].choose(view, view["legal_actions"])
         decisions += 1
         absorb(state.apply(action))
+    if on_end is not None:
+        on_end(state)
 
     winner = seats[state.winner]
     tally["games"] += 1
@@ -149,6 +152,25 @@ def play_game(first, second, game_seed: str, first_seat: int, target: int = 121,
 def _game_plan(index: int, seed: str) -> tuple[str, int]:
     """The seed and the first-named player's seat of game number index (pairs share a seed)."""
     return f"{seed}:{index // 2}", index % 2
+
+
+def game_code(state, names: tuple, first_seat: int) -> str | None:
+    """A finished match game as a game code (engine.share) for the replay view, or None if it
+    cannot be one (a seed too long for a code).
+
+    Both seats are written down as people named by ``names`` (the first-named player's name,
+    then the other's), the first-named player's in ``first_seat``: the code then holds every
+    decision, so it replays the very game without asking either player again (a bot from a
+    file is not at hand where the game is replayed, and the computers of a match play from a
+    seed of their own, not the table's).
+    """
+    from engine import share
+
+    state.names = [names[0], names[1]] if first_seat == 0 else [names[1], names[0]]
+    try:
+        return share.encode(state)
+    except ValueError:
+        return None
 
 
 def _play_range(task: tuple) -> dict:
@@ -299,8 +321,10 @@ class MatchRun:
     """
 
     def __init__(self, first, second, games: int, seed: str | int = 0, target: int = 121,
-                 muggins: bool = False) -> None:
-        """Prepare the match (bad players fail here); no game is played yet."""
+                 muggins: bool = False, names: tuple | None = None) -> None:
+        """Prepare the match (bad players fail here); no game is played yet. With ``names``
+        (the two players' names, first-named first), each game played keeps its code to
+        replay (``game_code``)."""
         if type(games) is not int or games < 1:
             raise ValueError(f"a match needs at least one game, got {games!r}")
         self.first, self.second = first, second
@@ -310,7 +334,8 @@ class MatchRun:
         self.target = target
         self.muggins = muggins
         self.tally = _empty_tally()
-        self.played: list[dict] = []  # per game: number, seed, the first player's seat, won
+        self.names = names
+        self.played: list[dict] = []  # per game: number, seed, the first player's seat, won (and code)
         self.elapsed = 0.0
 
     @property
@@ -331,13 +356,17 @@ class MatchRun:
             index = self.done
             game_seed, seat = _game_plan(index, self.seed)
             wins = self.tally["wins"]
+            finished: list = []
             started = time.perf_counter()
             try:
-                play_game(self._spec(0), self._spec(1), game_seed, seat, self.target, self.muggins, self.tally)
+                play_game(self._spec(0), self._spec(1), game_seed, seat, self.target, self.muggins, self.tally,
+                          on_end=finished.append)
             finally:
                 self.elapsed += time.perf_counter() - started
-            self.played.append({"game": index + 1, "seed": game_seed, "first_seat": seat,
-                                "won": self.tally["wins"] > wins})
+            entry = {"game": index + 1, "seed": game_seed, "first_seat": seat, "won": self.tally["wins"] > wins}
+            if self.names is not None:
+                entry["code"] = game_code(finished[0], self.names, seat)
+            self.played.append(entry)
             count += 1
             if time.perf_counter() - began >= seconds:
                 break

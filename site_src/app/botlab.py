@@ -7,7 +7,10 @@ the editor is ready: ``start`` runs the bot's code, then ``step`` is called agai
 each call playing games for STEP_SECONDS, so the progress shows between calls. Stop
 terminates the worker (a bot stuck in a loop cannot be interrupted any other way) and starts
 a fresh one. The code is kept in localStorage as it is typed (storage.py), and the example
-bots are embedded in the page (``<script type="text/x-python" id="bot-example-NAME">``).
+bots are embedded in the page (``<script type="text/x-python" id="bot-example-NAME">``). Each
+game played comes back with its game code, and the games of a match (all of them once it is
+done, those played before a Stop or a failure) are offered in a list whose links open them in
+the replay page (``replay/?from=bot-lab&code=...``; the list is drawn when first opened).
 
 Markers for tests: html[data-ui="ready"] once the editor and the controls work;
 html[data-engine] is idle, loading, ready or error for the worker (bridge.set_state);
@@ -36,6 +39,7 @@ WORKER_NAME = "botlab"
 BOT_FILE = "mybot.py"
 OPPONENT_NAMES = {"easy": "Easy", "hard": "Hard"}
 SOURCES = ("pegging", "hand", "crib")
+REPLAY_PATH = "replay/?from=bot-lab&code="  # the replay page, from the site's root
 
 LOADING = "Loading Python for the matches (CPython in a worker, about 5 MB the first time)…"
 READY = "Python is ready: {} runs your bot in a worker, away from the page."
@@ -47,7 +51,8 @@ HEADER = ("# A cribbage bot from the bot lab. From a copy of the site's source, 
           "#   python -m engine match --bot mybot.py hard --games 100\n\n")
 
 _state = {"script": None, "worker": None, "serial": 0, "booting": None, "run": 0, "saved": None,
-          "editor": None, "played": 0, "heard": 0, "score": ""}
+          "editor": None, "played": 0, "heard": 0, "score": "", "games": [], "opponent": "hard",
+          "listed": None}
 _proxies = []
 
 
@@ -327,9 +332,13 @@ def new_seed():
 
 
 def clear_results():
-    """Hide the last match's error, results and output."""
+    """Hide the last match's error, results, games and output."""
+    _state["games"] = []
+    _state["listed"] = None
     show("bot-error", False)
     show("match-result", False)
+    show("match-replays", False)
+    by_id("match-replay-list").replaceChildren()
     show("bot-output", False)
     set_text("bot-output-text", "")
     show_message("")
@@ -345,6 +354,7 @@ async def run_match(event=None):
     save_code(force=True)
     code = get_code()
     opponent = by_id("match-opponent").value
+    _state["opponent"] = opponent
     _state["run"] += 1
     _state["played"] = 0
     run = _state["run"]
@@ -381,9 +391,11 @@ async def run_match(event=None):
             progress = reply["result"]
             heard()
             add_output(progress.get("output"))
+            _state["games"].extend(progress.get("played") or [])
             show_progress(progress, opponent)
             if "result" in progress:
                 show_result(progress["result"], opponent, started["command"])
+                show_games(opponent)
                 set_match_state("done")
                 return
     except bridge.EngineError as error:
@@ -431,12 +443,51 @@ def show_result(result, opponent, command):
     show("match-result")
 
 
+def show_games(opponent):
+    """Offer the games played so far for replay: their number now, their links (each opens the
+    game in the replay page, in a new tab) once the list is opened."""
+    games = [g for g in _state["games"] if g.get("code")]
+    _state["listed"] = None
+    by_id("match-replay-list").replaceChildren()
+    by_id("match-replays").open = False
+    if not games:
+        show("match-replays", False)
+        return
+    _state["listed"] = (games, opponent_name(opponent))
+    set_text("match-replays-count", "{} game{}".format(len(games), "" if len(games) == 1 else "s"))
+    show("match-replays")
+
+
+def list_games(event=None):
+    """Draw the links of the games offered, the first time their list is opened."""
+    listed = _state.get("listed")
+    if listed is None or not by_id("match-replays").open:
+        return
+    _state["listed"] = None
+    games, rival = listed
+    items = document.createDocumentFragment()
+    root = bridge.root()
+    for game in games:
+        item = document.createElement("li")
+        link = document.createElement("a")
+        link.href = root + REPLAY_PATH + game["code"]
+        link.target = "_blank"
+        link.rel = "noopener"
+        link.className = "match-replay is-won" if game["won"] else "match-replay"
+        link.setAttribute("data-game", str(game["game"]))
+        link.textContent = "Game {}: {}".format(game["game"], "won" if game["won"] else rival + " won")
+        item.append(link)
+        items.append(item)
+    by_id("match-replay-list").replaceChildren(items)
+
+
 def fail(reply, opponent):
     """Show why the match stopped: the bot's error with its lines, or a plain message."""
     problem = reply.get("error") or {}
     add_output(reply.get("output"))
     set_match_state("failed")
     show("match-progress", False)
+    show_games(opponent)
     if problem.get("kind") != "bot":
         bridge._log("The bot lab's worker refused a request:", problem.get("message"))
         show_message(CALL_FAILED)
@@ -470,6 +521,7 @@ def stop_match(event=None):
     set_match_state("stopped")
     set_text("match-score", "Stopped after {} games. Python is starting again for the next match.".format(
         _state["played"]))
+    show_games(_state["opponent"])
     bridge.launch(boot_worker(), quiet=True)
 
 
@@ -508,6 +560,7 @@ async def setup():
     bridge.on("#bot-download", "click", download)
     bridge.on("#match-form", "submit", run_match, prevent_default=True)
     bridge.on("#match-stop", "click", stop_match)
+    bridge.on("#match-replays", "toggle", list_games)
     saver = create_proxy(autosave)
     _proxies.append(saver)
     window.setInterval(saver, SAVE_EVERY_MS)

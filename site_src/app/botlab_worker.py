@@ -7,8 +7,10 @@ exports with JSON text both ways:
 - ``ping("{}")``: the interpreter's name and version, once the worker is up;
 - ``start('{"source", "opponent", "games", "seed"}')``: run the bot's code and prepare the match
   (engine.match.MatchRun, the games ``python -m engine match`` plays for the same seed);
-- ``step('{"seconds"}')``: play games for about that long, then report the progress; the step
-  that plays the last game also carries the match's figures.
+- ``step('{"seconds"}')``: play games for about that long, then report the progress, with the
+  games finished since the last step in "played" (number, "won" by the bot, and "code", the game
+  code the replay page opens); the step that plays the last game also carries the match's
+  figures.
 
 Replies are ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": {...}}`` whose "kind" is
 "bot" (the visitor's code failed: engine.bots.BotError's fields, its lines named) or
@@ -30,8 +32,10 @@ MAX_GAMES = 2000
 MAX_STEP_SECONDS = 2.0
 MAX_OUTPUT = 4000  # characters of the bot's printed output kept for the page, per match
 BOT_NAME = "mybot.py"  # the name of the visitor's bot in tracebacks, reports and downloads
+PLAYER_LABEL = "Your bot"  # the bot's name in the replay of a game
+OPPONENT_LABELS = {"easy": "Easy", "hard": "Hard", "expert": "Expert"}
 
-_state = {"run": None, "output": "", "dropped": 0}
+_state = {"run": None, "output": "", "dropped": 0, "sent": 0}
 
 
 class BadRequest(ValueError):
@@ -95,6 +99,7 @@ def start(request_json: str) -> str:
     _state["run"] = None
     _state["output"] = ""
     _state["dropped"] = 0
+    _state["sent"] = 0
     try:
         request = _request(request_json)
         source = request.get("source")
@@ -109,7 +114,8 @@ def start(request_json: str) -> str:
             raise BadRequest(f"games must be a whole number from {MIN_GAMES} to {MAX_GAMES}")
         with _Capture():
             player = bots.bot_from_source(source, BOT_NAME, BOT_NAME)
-            run = match.MatchRun(_factory(player), opponent, games, seed)
+            names = (PLAYER_LABEL, OPPONENT_LABELS.get(opponent, opponent))
+            run = match.MatchRun(_factory(player), opponent, games, seed, names=names)
     except BadRequest as error:
         return _error("bad_input", str(error))
     except bots.BotError as error:
@@ -153,6 +159,9 @@ def step(request_json: str = "{}") -> str:
         extra["game"] = run.done + 1
         return _error("bot", error.message, extra)
     progress = run.progress()
+    progress["played"] = [{"game": g["game"], "won": g["won"], "code": g.get("code")}
+                          for g in run.played[_state["sent"]:]]
+    _state["sent"] = len(run.played)
     progress["output"] = _take_output()
     progress["output_dropped"] = _state["dropped"]
     if run.is_done:

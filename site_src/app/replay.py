@@ -24,7 +24,8 @@ ENGINE_PREFIX = "not a game code: "  # how engine/share.py begins its reasons
 FILE_TOO_BIG = "That file is too large to be a saved game."
 MAX_FILE = 20000  # bytes: a saved game file is well under 1 kB
 
-_game = {"game": None, "index": 0, "title": None}
+_game = {"game": None, "index": 0, "title": None, "lab": False}
+LAB_SOURCE = "bot-lab"  # ?from=bot-lab: a game of a bot lab match (its seats are the bot and a computer)
 
 
 def set_state(state):
@@ -48,17 +49,20 @@ def refusal(reason):
 def game_title(game):
     """A line about the game: the table, its length, and how it ended."""
     parts = []
-    if game.get("daily"):
-        parts.append("Deal of the day, " + game["daily"])
-    elif game.get("practice"):
-        parts.append("Practice game")
     computers = [kind for kind in game["seats"] if kind != "person"]
     people = len(game["seats"]) - len(computers)
-    if people > 1:
-        parts.append(" and ".join(game["names"]) + " on one device")
+    if _game["lab"] and len(game["names"]) == 2:
+        parts.append("Bot lab game, " + " against ".join(game["names"]))
     else:
-        level = computers[0] if computers else ""
-        parts.append(str(game["players"]) + " players, " + level + (" computers" if len(computers) > 1 else " computer"))
+        if game.get("daily"):
+            parts.append("Deal of the day, " + game["daily"])
+        elif game.get("practice"):
+            parts.append("Practice game")
+        if people > 1:
+            parts.append(" and ".join(game["names"]) + " on one device")
+        else:
+            level = computers[0] if computers else ""
+            parts.append(str(game["players"]) + " players, " + level + (" computers" if len(computers) > 1 else " computer"))
     parts.append("game to " + str(game["target"]))
     result = game.get("result")
     if game.get("over") and result:
@@ -118,7 +122,8 @@ async def load(code):
     by_id("replay-view").hidden = False
     by_id("share-box").hidden = True
     by_id("share-message").textContent = ""
-    window.history.replaceState(None, "", window.location.pathname + "?code=" + game["code"])
+    source = ("from=" + LAB_SOURCE + "&") if _game["lab"] else ""
+    window.history.replaceState(None, "", window.location.pathname + "?" + source + "code=" + game["code"])
     replay_view.start_board(game)
     show(0, False)
     set_state("ready")
@@ -127,6 +132,7 @@ async def load(code):
 def on_submit(event):
     """The form: replay the pasted code or link."""
     text = str(by_id("replay-input").value)
+    _game["lab"] = False
     if not sharing.find_code(text):
         set_state("error" if text.strip() else "empty")
         set_message(NO_CODE if not text.strip() else refusal("a game code starts with c1."))
@@ -146,6 +152,7 @@ async def on_file(event):
         return
     text = str(await file.text())
     by_id("replay-file").value = ""
+    _game["lab"] = False
     code = sharing.find_code(text)
     if code is None:
         set_state("error")
@@ -224,6 +231,7 @@ def setup():
     bridge.on(document, "keydown", on_key)
     params = js.URLSearchParams.new(window.location.search)
     code = params.get("code")
+    _game["lab"] = params.get("from") == LAB_SOURCE
     bridge.ui_ready()
     if code is not None and str(code).strip():
         by_id("replay-input").value = str(code)

@@ -1,5 +1,6 @@
 """The bot lab in Chromium: the editor, a match of the example bot in the Pyodide worker, Stop
-on a bot stuck in a loop, a syntax error shown with its line, the code kept across a reload.
+on a bot stuck in a loop, a syntax error shown with its line, the code kept across a reload, a
+game of a match opened in the replay page.
 
 Each test opens the page afresh (a new browser context: a cold cache). Timings of interest are
 printed (run with -s to see them): the editor ready, Python ready, a match's games a second and
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.match import play_match
+from engine import bots
+from engine.match import play_game, play_match
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "screenshots"
@@ -146,6 +148,48 @@ def test_a_syntax_error_is_shown_with_its_line(page, problems, wait_for_ui, wait
     assert title == "Your bot stopped in game 1 at line 2: IndexError: list index out of range", title
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "botlab-error.png"))
+
+
+def test_a_game_of_the_match_opens_in_the_replay_view(page, problems, wait_for_ui, wait_for_engine):
+    open_lab(page, wait_for_ui, wait_for_engine)
+    set_code(page, FIRST)
+    run(page, 10, "easy")
+    assert wait_match(page) == "done", page.inner_text("#lab")
+    assert page.inner_text("#match-replays-count") == "10 games"
+    page.click("#match-replays summary")  # the links are drawn when the list is first opened
+    page.wait_for_selector("#match-replay-list a[data-game='10']", timeout=10_000)
+    links = page.locator("#match-replay-list a")
+    assert links.count() == 10
+    link = links.nth(3)
+    assert link.get_attribute("data-game") == "4"
+    won = link.inner_text() == "Game 4: won"
+    assert won or link.inner_text() == "Game 4: Easy won"
+    # The same game in CPython: game 4 is the second of the deal of game 3, the bot in seat 1.
+    seed = page.inner_text("#match-command").split()[-1]
+    player = bots.bot_from_source(FIRST, "mybot.py")
+    finished = []
+    play_game(lambda s: player, "easy", f"{seed}:1", 1, on_end=finished.append)
+    game = finished[0]
+    assert (game.winner == 1) == won
+    with page.context.expect_page() as opened:
+        link.click()
+    replay = opened.value
+    replay.wait_for_selector("#replay[data-state='ready'], #replay[data-state='error']", state="attached",
+                             timeout=MATCH_TIMEOUT_MS)
+    assert replay.get_attribute("#replay", "data-state") == "ready", replay.inner_text("#replay-message")
+    summary = replay.inner_text("#replay-summary")
+    assert summary.startswith("Bot lab game, Easy against Your bot · game to 121 · "), summary
+    assert ("Your bot wins" if won else "Easy wins") in summary
+    assert int(replay.get_attribute("#replay", "data-steps")) > 20
+    replay.keyboard.press("ArrowRight")
+    assert replay.get_attribute("#replay", "data-step") == "1"
+    replay.keyboard.press("End")
+    assert replay.get_attribute("#replay", "data-kind") == "game_over"
+    board = replay.eval_on_selector_all(".crib-board-score", "els => els.map(e => +e.textContent)")
+    assert board == game.scores
+    SCREENSHOTS.mkdir(exist_ok=True)
+    replay.screenshot(path=str(SCREENSHOTS / "botlab-replay.png"), full_page=True)
+    replay.close()
 
 
 def test_the_code_is_kept_across_a_reload(page, problems, wait_for_ui):

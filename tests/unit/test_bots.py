@@ -139,6 +139,28 @@ def test_match_run_plays_the_games_play_match_plays():
         match.MatchRun("easy", "hard", games=0)
 
 
+def test_match_run_keeps_each_games_code_which_replays_it_exactly():
+    from engine import share
+
+    player = bots.bot_from_source(FIRST, "mybot.py")
+    run = match.MatchRun(lambda seed: player, "easy", games=2, seed="codes", names=("Your bot", "Easy"))
+    games = []
+    while not run.is_done:
+        run.step(seconds=0.0)
+    for entry in run.played:
+        match.play_game(lambda seed: player, "easy", entry["seed"], entry["first_seat"], on_end=games.append)
+    for entry, played in zip(run.played, games):
+        state = share.decode(entry["code"])  # neither player is asked again: every move is in the code
+        assert state.is_over and state.scores == played.scores and state.winner == played.winner
+        assert state.history == played.history
+        bot_seat = entry["first_seat"]
+        assert state.names[bot_seat] == "Your bot" and state.names[1 - bot_seat] == "Easy"
+        assert (state.winner == bot_seat) == entry["won"]
+    plain = match.MatchRun(lambda seed: player, "easy", games=1, seed="codes")
+    plain.step(seconds=0.0)
+    assert "code" not in plain.played[0]  # codes only when the players are named
+
+
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
 def test_every_example_bot_plays_legally(example):
     result = match.play_match(str(example), "easy", games=2, seed="examples")
@@ -181,14 +203,17 @@ def test_worker_runs_a_match_step_by_step(worker):
     reply = json.loads(worker.start(json.dumps({"source": source, "opponent": "easy", "games": 4, "seed": "w"})))
     assert reply["ok"], reply
     assert reply["result"]["command"] == "python -m engine match --bot mybot.py easy --games 4 --seed w"
-    seen = []
+    seen, played = [], []
     while True:
         reply = json.loads(worker.step(json.dumps({"seconds": 0})))
         assert reply["ok"], reply
         seen.append(reply["result"]["done"])
+        played.extend(reply["result"]["played"])
         if "result" in reply["result"]:
             break
     assert seen == [1, 2, 3, 4]
+    assert [g["game"] for g in played] == [1, 2, 3, 4]
+    assert all(g["code"].startswith("c1.") for g in played)
     figures = reply["result"]["result"]
     assert figures["players"] == ["mybot.py", "easy"] and figures["games"] == 4
     assert len(figures["played"]) == 4 and figures["interval"][0] <= figures["win_rate"] <= figures["interval"][1]
