@@ -109,11 +109,13 @@ def browser_match(browser, url: str, bot: str) -> dict:
     updates = page.evaluate("() => window.__updates")
     details = page.inner_text("#match-details")
     context.close()
-    times = [started] + [t for t, _ in updates] + [ended]
-    gaps = [b - a for a, b in zip(times, times[1:])]
+    marks = [(started, 0)] + [(t, done) for t, done in updates] + [(ended, MATCH_GAMES)]
+    gaps = [(b[0] - a[0], b[1]) for a, b in zip(marks, marks[1:])]
+    longest, at = max(gaps)
     rate = float(details.rsplit(" games a second", 1)[0].rsplit(" ", 1)[-1])
     return {"match_s": (ended - started) / 1000, "games_per_s": rate, "updates": len(updates),
-            "longest_gap_s": max(gaps) / 1000}
+            "longest_gap_s": longest / 1000, "longest_gap_until_games": at,
+            "first_update_s": (marks[1][0] - started) / 1000}
 
 
 def cpython_match(bot: str) -> dict:
@@ -158,7 +160,8 @@ def measure(site: Path) -> dict:
                       f"(target {MATCH_TARGET_S:.0f} s: {mark(figures['match_s'] < MATCH_TARGET_S)}), "
                       f"{figures['games_per_s']:.1f} games/s in the worker; longest gap between progress "
                       f"updates {figures['longest_gap_s']:.2f} s ({mark(figures['longest_gap_s'] < GAP_TARGET_S)}, "
-                      f"{figures['updates']} updates); CPython here {native['match_s']:.1f} s "
+                      f"ending at game {figures['longest_gap_until_games']}; {figures['updates']} updates, the first "
+                      f"after {figures['first_update_s']:.2f} s); CPython here {native['match_s']:.1f} s "
                       f"({native['cpu_s']:.1f} s of CPU) "
                       f"(Pyodide / CPython {figures['ratio']:.2f})", flush=True)
             browser.close()

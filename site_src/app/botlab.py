@@ -381,8 +381,10 @@ async def run_match(event=None):
         heard()
         _state["score"] = "0 of {} games".format(games)
         set_match_state("running")
+        seconds = 0  # the first step plays one game, so the bar moves as soon as it can
         while True:
-            reply = await request(worker, "step", {"seconds": STEP_SECONDS})
+            reply = await request(worker, "step", {"seconds": seconds})
+            seconds = STEP_SECONDS
             if run != _state["run"]:
                 return
             if not reply.get("ok"):

@@ -4,7 +4,8 @@ The bot lab page (site_src/app/botlab.py) starts it as a named PyScript worker r
 (config app/botlab_worker.toml puts the engine's source in its file system) and calls its
 exports with JSON text both ways:
 
-- ``ping("{}")``: the interpreter's name and version, once the worker is up;
+- ``ping("{}")``: the interpreter's name and version, once the worker is up and the engine's
+  modules and tables a match uses are loaded (so the first games do not pay for them);
 - ``start('{"source", "opponent", "games", "seed"}')``: run the bot's code and prepare the match
   (engine.match.MatchRun, the games ``python -m engine match`` plays for the same seed);
 - ``step('{"seconds"}')``: play games for about that long, then report the progress, with the
@@ -88,8 +89,15 @@ def _take_output() -> str:
     return text
 
 
+WARM_UP_HAND = (0, 13, 4, 17, 30, 43)  # any six cards: one discard loads what the opponents use
+
+
 def ping(request_json: str = "{}") -> str:
-    """The interpreter running the bots (the page's proof that the worker is up)."""
+    """The interpreter running the bots (the page's proof that the worker is up), once the
+    engine's modules and tables are loaded."""
+    from engine import analysis, players, share  # noqa: F401 (the opponents, the games' codes)
+
+    analysis.discard_options(list(WARM_UP_HAND), True)
     version = ".".join(str(n) for n in sys.version_info[:3])
     return _reply({"interpreter": f"{sys.implementation.name} {version}", "platform": sys.platform})
 
