@@ -114,14 +114,17 @@ def _games():
             played("fuzz-d", players=4, until=lambda s: s.hand_number == 2)]
 
 
+FUZZ_EDITS = 8_000
+
+
 @pytest.mark.slow
 def test_fuzzed_saves_are_refused_or_the_very_same_game():
-    """20,000 random edits of real saved games (values, keys and list items, and their text):
+    """8,000 random edits of real saved games (values, keys and list items, and their text):
     each is refused with the engine's format error, or loads as exactly the same game."""
     rng = random.Random(2024)
     texts = [g.to_json() for g in _games()]
     refused = same = 0
-    for i in range(20_000):
+    for i in range(FUZZ_EDITS):
         text = texts[i % len(texts)]
         if i % 3 == 2:  # an edit of the text itself
             at = rng.randrange(len(text))
@@ -135,7 +138,7 @@ def test_fuzzed_saves_are_refused_or_the_very_same_game():
             continue
         assert loaded.to_json() == text, f"edit {i} loaded as a different game"
         same += 1
-    assert refused + same == 20_000 and refused > 19_000
+    assert refused + same == FUZZ_EDITS and refused > FUZZ_EDITS * 0.95
 
 
 def test_edits_with_a_recomputed_check_are_refused_or_whole_games():
