@@ -28,9 +28,9 @@ The players:
   own count will take it home it plays only to keep the dealer from pegging out first.
 
 - ``expert`` (engine.expert, two players): hard's discards; in the play it deals the cards it
-  cannot see out to the other side many times over and searches each deal to the end of the
-  play (engine.pegging_search), playing for the game near the end. With three or four players
-  it plays as hard does.
+  cannot see out to the other side many times over, as likely as a careful discard makes each
+  hand, and searches each deal to the end of the play (engine.pegging_search), playing for the
+  game near the end. With three or four players it plays as hard does.
 
 Three and four players (one card thrown, several opponents) are played by the same rules:
 the throw is priced by the crib table's one-card figure, the reply by the next seat to play.
