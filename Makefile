@@ -15,8 +15,11 @@ serve: run
 build: deps-python deps-node
 	$(PY) build.py
 
+# Two test processes share the tests out (one that runs out of work takes some of the other's);
+# the conformance test, which keeps both cores busy itself, runs alone after them.
 test: deps-python deps-node deps-browser build
-	$(PY) -m pytest tests
+	$(PY) -m pytest tests -n 2 --dist worksteal --ignore tests/conformance
+	$(PY) -m pytest tests/conformance
 
 test-unit: deps-python
 	$(PY) -m pytest tests/unit

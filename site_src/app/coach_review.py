@@ -49,13 +49,17 @@ async def ask(kind, endpoint, title):
     return reply, started
 
 
+async def ask_and_draw(kind, endpoint, title, draw):
+    """Ask the engine for a review (``ask``) and, if it still applies, draw it and show it."""
+    review, started = await ask(kind, endpoint, title)
+    if review is not None:
+        draw(review)
+        reveal(started)
+
+
 async def ask_review():
     """Ask for the last finished hand's review and draw it."""
-    review, started = await ask("review", "review_hand", "Review of the hand")
-    if review is None:
-        return
-    draw_review(review)
-    reveal(started)
+    await ask_and_draw("review", "review_hand", "Review of the hand", draw_review)
 
 
 def draw_review(review):
@@ -171,11 +175,7 @@ def on_summary(event=None):
 
 async def ask_summary():
     """Ask for the whole game's review and draw its summary."""
-    review, started = await ask("summary", "review_game", "Game summary")
-    if review is None:
-        return
-    draw_summary(review)
-    reveal(started)
+    await ask_and_draw("summary", "review_game", "Game summary", draw_summary)
 
 
 def draw_summary(review):

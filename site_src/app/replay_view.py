@@ -10,18 +10,9 @@ decides nothing and calls no engine; text reaches the page through ``textContent
 from pyscript import document
 
 import board
+from cardview import make
 
 VIEWER = 0  # replay.py turns the table so that the first person sits at the bottom
-
-
-def make(tag, cls=None, text=None):
-    """A new element with an optional class and text (set as textContent)."""
-    node = document.createElement(tag)
-    if cls:
-        node.className = cls
-    if text is not None:
-        node.textContent = text
-    return node
 
 
 def by_id(name):

@@ -23,7 +23,7 @@ from engine.game import new_game
 from engine.players import get_player
 from engine.scoring import score_show, show_total
 
-COUNTS = {"games": 240, "shows": 12000, "discards": 240, "decks": 320, "endpoints": 1, "page_games": 12,
+COUNTS = {"games": 200, "shows": 10000, "discards": 200, "decks": 300, "endpoints": 1, "page_games": 12,
           "expert_games": 4}
 SHOW_CHUNK = 200  # hands per printed line of the show part
 

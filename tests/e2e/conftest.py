@@ -123,13 +123,18 @@ class PageProblems:
         page.add_init_script(CSP_WATCH)
         page.on("console", self._console)
         page.on("pageerror", lambda error: self._add(f"page error: {error}"))
-        page.on("requestfailed", lambda request: self._add(
-            f"request failed: {request.method} {request.url} ({request.failure})"))
+        page.on("requestfailed", self._request_failed)
         page.on("response", self._response)
         page.on("worker", self._worker)
 
     def _add(self, text: str):
         self.found.append(text)
+
+    def _request_failed(self, request):
+        # net::ERR_ABORTED is the browser itself dropping a request it no longer needs (a reload or
+        # a navigation while the favicon or a preload is on its way), not the page failing.
+        if "ERR_ABORTED" not in (request.failure or ""):
+            self._add(f"request failed: {request.method} {request.url} ({request.failure})")
 
     def _console(self, message):
         if message.type == "error":

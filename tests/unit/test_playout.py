@@ -7,7 +7,7 @@ game goes on, and the game survives a JSON round trip exactly (play continues on
 copy). At the end the winner is at or past the target and everyone else below it.
 
 The default run is 200 two-player games (plus a few three- and four-player games); the slow run
-adds 300 more two-player games and 60 each of three and four players.
+adds 150 more two-player games and 60 each of three and four players.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from engine.scoring import MAX_COUNT
 
 DEFAULT_GAMES = 200
 ROUNDTRIP_EVERY = 7  # steps between saving and loading the game again
-FULL_GAMES = 500  # two-player games in all, the default ones included
+FULL_GAMES = 350  # two-player games in all, the default ones included
 MORE_PLAYERS_FULL_GAMES = 60
 
 

@@ -114,12 +114,12 @@ def _games():
             played("fuzz-d", players=4, until=lambda s: s.hand_number == 2)]
 
 
-FUZZ_EDITS = 8_000
+FUZZ_EDITS = 5_000
 
 
 @pytest.mark.slow
 def test_fuzzed_saves_are_refused_or_the_very_same_game():
-    """8,000 random edits of real saved games (values, keys and list items, and their text):
+    """5,000 random edits of real saved games (values, keys and list items, and their text):
     each is refused with the engine's format error, or loads as exactly the same game."""
     rng = random.Random(2024)
     texts = [g.to_json() for g in _games()]
