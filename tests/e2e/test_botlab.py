@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.bench_botlab import WATCH_PROGRESS  # the bench watches the bar the same way
 from engine import bots
 from engine.match import play_game, play_match
 
@@ -27,14 +28,6 @@ BROKEN = ("def choose(view, legal_actions):\n"
           "    cards = view['hand']\n"
           "    return legal_actions[0\n")
 FIRST = "def choose(view, legal_actions):\n    return legal_actions[0]\n"
-
-WATCH_PROGRESS = """() => {
-  const bar = document.getElementById('match-bar');
-  window.__updates = [];
-  new MutationObserver(() => window.__updates.push([performance.now(), Number(bar.value)]))
-    .observe(document.getElementById('match-score'), {childList: true, characterData: true, subtree: true});
-}"""
-
 
 def open_lab(page, wait_for_ui, wait_for_engine=None):
     started = time.perf_counter()

@@ -198,7 +198,9 @@ def test_pass_and_play_muggins_undercount_overcount_and_true_count(game_page):
     counts, after_hand = pass_first_hand(seed, under=2)
     (pone, _, pone_total), (dealer, _, dealer_total), (_, _, crib_total) = counts
     open_practice(page, seed, target=121, muggins=1, **PASS_PARAMS)
-    assert "muggins" in page.inner_text("#status-hand").lower()
+    page.wait_for_function(  # the status line says the rules once the game is on the table
+        "() => document.getElementById('status-hand').textContent.toLowerCase().includes('muggins')",
+        timeout=30_000)
 
     deadline = time.monotonic() + GAME_TIMEOUT_S
     kind = wait_decision(page)
