@@ -132,7 +132,7 @@ try {
         [target, new Uint8Array(await (await fetch(new URL(source, app))).arrayBuffer())]))),
   ]);
   for (const [target, data] of files) {
-    const path = target.replace(/^\.\//, "/");
+    const path = target.replace(/^[.][/]/, "/");
     let folder = "";
     for (const part of path.split("/").slice(1, -1)) {
       folder += "/" + part;

@@ -325,15 +325,19 @@ def verify_deal(request: dict) -> dict:
 
 # --- game records: codes to share, replays, the deal of the day (engine/share.py, replay.py) ----
 
-def _replayed(state) -> dict:
-    """A game for the replay view: its steps, seating and the display data of every card."""
+def _replayed(state, viewer=None) -> dict:
+    """A game for the replay view: its steps as ``viewer`` (a seat) saw them, seating and the
+    display data of every card."""
     from engine import narration, replay, share
 
-    steps = replay.replay_steps(state)
+    if viewer is None:
+        viewer = replay.first_viewer(state)
+    steps = replay.replay_steps(state, viewer)
     seating = narration.Seating.of(state)
     daily = state.base_seed[len(share.DAILY_PREFIX):] if (
         state.practice and state.base_seed.startswith(share.DAILY_PREFIX)) else None
-    return {"code": share.encode(state), "steps": steps, "players": state.players, "target": state.target,
+    return {"code": share.encode(state), "steps": steps, "viewer": viewer, "players": state.players,
+            "target": state.target,
             "names": list(seating.names), "seats": list(state.seats), "practice": state.practice,
             "daily": daily, "over": state.is_over, "scores": state.scores,
             "result": narration.result(state, seating),
@@ -352,14 +356,20 @@ def share_code(request: dict) -> dict:
 
 @endpoint
 def replay_game(request: dict) -> dict:
-    """A game to replay, from a shared ``code`` or a saved ``game``: its steps and the code."""
+    """A game to replay, from a shared ``code`` or a saved ``game``: its steps and the code.
+
+    ``seat`` (optional) is the seat it is seen from: its cards face up, at the bottom of the
+    table (by default the first person's seat, else seat 0)."""
     from engine import record, share
 
     if "code" in request:
         state = share.decode(request["code"])
     else:
         state = record.from_json(request["game"])
-    return _replayed(state)
+    seat = request.get("seat")
+    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
+        raise ValueError("not a seat of this game: " + str(seat)[:8])
+    return _replayed(state, seat)
 
 
 @endpoint

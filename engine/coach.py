@@ -247,8 +247,9 @@ def review_game(state: GameState, seat: "int | None" = None) -> dict:
         hands.setdefault(decision["hand_number"], []).append(decision)
     review = _totals({"decisions": decisions})
     review["hands"] = [_totals({"hand_number": n, "decisions": hands[n]}) for n in sorted(hands)]
-    costly = sorted((d for d in decisions if d["loss"] > 0),
-                    key=lambda d: (-d["loss"], d["hand_number"], d["kind"]))[:WORST_KEPT]
-    review["worst"] = costly
+    # Ties keep the game's order (the decision's place is the last key: MicroPython's sort is not stable).
+    costly = [(i, d) for i, d in enumerate(decisions) if d["loss"] > 0]
+    costly.sort(key=lambda pair: (-pair[1]["loss"], pair[1]["hand_number"], pair[1]["kind"], pair[0]))
+    review["worst"] = [d for _, d in costly[:WORST_KEPT]]
     del review["decisions"]
     return review

@@ -25,6 +25,11 @@ from engine.narration import Seating, narrate
 MAX_STEPS = 3000  # far more than a game to 121 takes
 
 
+def first_viewer(state: GameState) -> int:
+    """The seat a replay is seen from unless another is asked for: the first person's, else 0."""
+    return state.seats.index(PERSON) if PERSON in state.seats else 0
+
+
 class _Table:
     """The table as the viewer sees it, moved on event by event."""
 
@@ -88,9 +93,11 @@ class _Table:
         }
 
 
-def replay_steps(state: GameState) -> list[dict]:
-    """Every step of a game, from its first cut to where it stands (see the module's docstring)."""
-    viewer = state.seats.index(PERSON) if PERSON in state.seats else 0
+def replay_steps(state: GameState, viewer: "int | None" = None) -> list[dict]:
+    """Every step of a game, from its first cut to where it stands (see the module's docstring),
+    as ``viewer`` saw it (a seat; by default the first person's, else seat 0)."""
+    if viewer is None:
+        viewer = first_viewer(state)
     seating = Seating.of(state)
     replayed = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins,
                         players=state.players, seats=list(state.seats), names=state.names)

@@ -10,7 +10,8 @@ a fresh one. The code is kept in localStorage as it is typed (storage.py), and t
 bots are embedded in the page (``<script type="text/x-python" id="bot-example-NAME">``). Each
 game played comes back with its game code, and the games of a match (all of them once it is
 done, those played before a Stop or a failure) are offered in a list whose links open them in
-the replay page (``replay/?from=bot-lab&code=...``; the list is drawn when first opened).
+the replay page, seen from the bot's seat (``replay/?from=bot-lab&seat=...&code=...``; the list
+is drawn when first opened).
 
 Markers for tests: html[data-ui="ready"] once the editor and the controls work;
 html[data-engine] is idle, loading, ready or error for the worker (bridge.set_state);
@@ -39,7 +40,7 @@ WORKER_NAME = "botlab"
 BOT_FILE = "mybot.py"
 OPPONENT_NAMES = {"easy": "Easy", "hard": "Hard"}
 SOURCES = ("pegging", "hand", "crib")
-REPLAY_PATH = "replay/?from=bot-lab&code="  # the replay page, from the site's root
+REPLAY_PATH = "replay/?from=bot-lab&seat={}&code="  # the replay page from the site's root, seen from the bot's seat
 
 LOADING = "Loading Python for the matches (CPython in a worker, about 5 MB the first time)…"
 READY = "Python is ready: {} runs your bot in a worker, away from the page."
@@ -472,7 +473,7 @@ def list_games(event=None):
     for game in games:
         item = document.createElement("li")
         link = document.createElement("a")
-        link.href = root + REPLAY_PATH + game["code"]
+        link.href = root + REPLAY_PATH.format(game.get("first_seat", 0)) + game["code"]
         link.target = "_blank"
         link.rel = "noopener"
         link.className = "match-replay is-won" if game["won"] else "match-replay"

@@ -9,9 +9,9 @@ exports with JSON text both ways:
 - ``start('{"source", "opponent", "games", "seed"}')``: run the bot's code and prepare the match
   (engine.match.MatchRun, the games ``python -m engine match`` plays for the same seed);
 - ``step('{"seconds"}')``: play games for about that long, then report the progress, with the
-  games finished since the last step in "played" (number, "won" by the bot, and "code", the game
-  code the replay page opens); the step that plays the last game also carries the match's
-  figures.
+  games finished since the last step in "played" (number, "won" by the bot, "code", the game
+  code the replay page opens, and "first_seat", the bot's seat in it); the step that plays the
+  last game also carries the match's figures.
 
 Replies are ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": {...}}`` whose "kind" is
 "bot" (the visitor's code failed: engine.bots.BotError's fields, its lines named) or
@@ -167,7 +167,7 @@ def step(request_json: str = "{}") -> str:
         extra["game"] = run.done + 1
         return _error("bot", error.message, extra)
     progress = run.progress()
-    progress["played"] = [{"game": g["game"], "won": g["won"], "code": g.get("code")}
+    progress["played"] = [{"game": g["game"], "won": g["won"], "code": g.get("code"), "first_seat": g["first_seat"]}
                           for g in run.played[_state["sent"]:]]
     _state["sent"] = len(run.played)
     progress["output"] = _take_output()

@@ -24,7 +24,7 @@ ENGINE_PREFIX = "not a game code: "  # how engine/share.py begins its reasons
 FILE_TOO_BIG = "That file is too large to be a saved game."
 MAX_FILE = 20000  # bytes: a saved game file is well under 1 kB
 
-_game = {"game": None, "index": 0, "title": None, "lab": False}
+_game = {"game": None, "index": 0, "title": None, "lab": False, "seat": None}
 LAB_SOURCE = "bot-lab"  # ?from=bot-lab: a game of a bot lab match (its seats are the bot and a computer)
 
 
@@ -72,6 +72,11 @@ def game_title(game):
     return " \u00b7 ".join(parts)
 
 
+def source():
+    """Where the game shown comes from, for the links that share it (None: a game of the site)."""
+    return LAB_SOURCE if _game["lab"] else None
+
+
 def show(index, animate=True):
     """Show step ``index`` (kept within the game)."""
     game = _game["game"]
@@ -101,7 +106,10 @@ async def load(code):
     set_state("loading")
     by_id("replay-loading").hidden = False
     try:
-        game = await bridge.call("replay_game", {"code": code})
+        request = {"code": code}
+        if _game["seat"] is not None:
+            request["seat"] = _game["seat"]
+        game = await bridge.call("replay_game", request)
     except bridge.EngineError as error:
         by_id("replay-loading").hidden = True
         set_state("error")
@@ -122,8 +130,7 @@ async def load(code):
     by_id("replay-view").hidden = False
     by_id("share-box").hidden = True
     by_id("share-message").textContent = ""
-    source = ("from=" + LAB_SOURCE + "&") if _game["lab"] else ""
-    window.history.replaceState(None, "", window.location.pathname + "?" + source + "code=" + game["code"])
+    window.history.replaceState(None, "", sharing.replay_path(game["code"], source(), _game["seat"], here=True))
     replay_view.start_board(game)
     show(0, False)
     set_state("ready")
@@ -132,7 +139,7 @@ async def load(code):
 def on_submit(event):
     """The form: replay the pasted code or link."""
     text = str(by_id("replay-input").value)
-    _game["lab"] = False
+    _game["lab"], _game["seat"] = False, None
     if not sharing.find_code(text):
         set_state("error" if text.strip() else "empty")
         set_message(NO_CODE if not text.strip() else refusal("a game code starts with c1."))
@@ -152,7 +159,7 @@ async def on_file(event):
         return
     text = str(await file.text())
     by_id("replay-file").value = ""
-    _game["lab"] = False
+    _game["lab"], _game["seat"] = False, None
     code = sharing.find_code(text)
     if code is None:
         set_state("error")
@@ -195,7 +202,7 @@ async def on_copy(event):
     game = _game["game"]
     if game is None:
         return
-    link = sharing.replay_link(game["code"])
+    link = sharing.replay_link(game["code"], source(), _game["seat"])
     by_id("share-box").hidden = False
     field = by_id("share-link")
     field.value = link
@@ -212,7 +219,7 @@ def on_download(event):
     game = _game["game"]
     if game is None:
         return
-    done = sharing.download(sharing.FILE_NAME, sharing.file_text(game["code"], _game["title"]))
+    done = sharing.download(sharing.FILE_NAME, sharing.file_text(game["code"], _game["title"], source(), _game["seat"]))
     by_id("share-message").textContent = ("Saved " + sharing.FILE_NAME + "." if done else
                                           "This browser would not save the file.")
 
@@ -232,6 +239,8 @@ def setup():
     params = js.URLSearchParams.new(window.location.search)
     code = params.get("code")
     _game["lab"] = params.get("from") == LAB_SOURCE
+    seat = str(params.get("seat") or "")
+    _game["seat"] = int(seat) if seat.isdigit() and len(seat) == 1 else None
     bridge.ui_ready()
     if code is not None and str(code).strip():
         by_id("replay-input").value = str(code)

@@ -12,7 +12,9 @@ from pyscript import document
 import board
 from cardview import make
 
-VIEWER = 0  # replay.py turns the table so that the first person sits at the bottom
+def viewer(game):
+    """The seat the game is seen from (engine/api.py's replay_game): at the bottom, face up."""
+    return game.get("viewer", 0)
 
 
 def by_id(name):
@@ -92,14 +94,14 @@ def start_board(game):
 
 def seat_order(game):
     """Seats drawn top first: the others, then the first person at the bottom."""
-    n = game["players"]
-    return [s for s in range(n) if s != VIEWER] + [VIEWER]
+    n, me = game["players"], viewer(game)
+    return [s for s in range(n) if s != me] + [me]
 
 
 def seat_box(game, step, seat):
     """One seat: name, dealer mark, score and cards."""
     name = game["names"][seat]
-    box = make("section", "replay-seat" + (" is-viewer" if seat == VIEWER else ""))
+    box = make("section", "replay-seat" + (" is-viewer" if seat == viewer(game) else ""))
     box.setAttribute("data-seat", str(seat))
     head = make("p", "replay-seat-head")
     head.append(make("span", "replay-seat-name", name))
@@ -189,20 +191,21 @@ def draw(game, index, animate=True):
     seats = by_id("replay-seats")
     seats.replaceChildren()
     others = make("div", "replay-others")
+    me = viewer(game)
     for seat in seat_order(game):
-        if seat == VIEWER:
+        if seat == me:
             continue
         others.append(seat_box(game, step, seat))
     seats.append(others)
     draw_middle(game, step)
     draw_shows(game, step)
     mine = by_id("replay-mine")
-    mine.replaceChildren(seat_box(game, step, VIEWER))
+    mine.replaceChildren(seat_box(game, step, me))
     parts = []
     if step["hand_number"]:
         parts.append("Hand " + str(step["hand_number"]))
-        parts.append(game["names"][step["dealer"]] + " " + ("deal" if step["dealer"] == VIEWER and
-                                                              game["names"][VIEWER] == "You" else "deals"))
+        parts.append(game["names"][step["dealer"]] + " " + ("deal" if step["dealer"] == me and
+                                                              game["names"][me] == "You" else "deals"))
     else:
         parts.append("Before the first deal")
     by_id("replay-hand").textContent = " \u00b7 ".join(parts)

@@ -48,14 +48,17 @@ JS = js.Function.new("""
 """)()
 
 
-def replay_path(code):
-    """The replay page's address for a code, relative to this page."""
-    return bridge.root() + "replay/?code=" + str(code)
+def replay_path(code, source=None, seat=None, here=False):
+    """The replay page's address for a code, relative to this page (``here``: on the replay page
+    itself). ``source`` (as ``bot-lab``) tells the replay page where the game comes from;
+    ``seat`` is the seat to see it from, if not the first person's."""
+    query = ("from=" + source + "&" if source else "") + ("seat=" + str(seat) + "&" if seat is not None else "")
+    return ("" if here else bridge.root() + "replay/") + "?" + query + "code=" + str(code)
 
 
-def replay_link(code):
-    """The replay page's full address for a code (to share)."""
-    return str(JS.absolute(replay_path(code)))
+def replay_link(code, source=None, seat=None):
+    """The replay page's full address for a code (to share); see replay_path."""
+    return str(JS.absolute(replay_path(code, source, seat)))
 
 
 def find_code(text):
@@ -70,10 +73,10 @@ def find_code(text):
     return text[at:end]
 
 
-def file_text(code, title=None):
+def file_text(code, title=None, source=None, seat=None):
     """The text of a saved game file: what it is, the code and the link that replays it."""
     lines = ["A game of cribbage" + (": " + title if title else ""), "",
-             "Game code:", code, "", "Replay it at:", replay_link(code), ""]
+             "Game code:", code, "", "Replay it at:", replay_link(code, source, seat), ""]
     return "\n".join(lines)
 
 

@@ -169,8 +169,22 @@ def replay():
     _moves[:] = live
 
 
+_pressed = []  # [card, time (ms)]: a card of the person's hand pressed while it was travelling
+PRESS_KEPT_MS = 1500
+
+
 def skip(event=None):
-    """Any tap or key: every card still travelling lands at once."""
+    """Any tap or key: every card still travelling lands at once.
+
+    A card of the person's hand pressed on its way lands under the finger no more, so the click
+    that follows reaches the table instead of the card: ``on_click`` gives it to the card.
+    """
+    _pressed[:] = []
+    if _moves and event is not None and event.type == "pointerdown":
+        target = event.target
+        button = target.closest("#my-hand button[data-card]") if hasattr(target, "closest") else None
+        if button is not None:
+            _pressed[:] = [button.getAttribute("data-card"), _now()]
     _moves[:] = []
     try:
         for animation in document.getAnimations():
@@ -179,7 +193,25 @@ def skip(event=None):
         return
 
 
+def on_click(event):
+    """A click after a card was pressed on its way (see ``skip``): if it missed the card, which
+    has landed elsewhere meanwhile, the card gets it."""
+    if not _pressed:
+        return
+    card, pressed_at = _pressed
+    _pressed[:] = []
+    target = event.target
+    if hasattr(target, "closest") and target.closest("button[data-card]") is not None:
+        return  # it reached the card itself
+    if _now() - pressed_at > PRESS_KEPT_MS:
+        return
+    button = q("my-hand").querySelector('button[data-card="' + card + '"]')
+    if button is not None:
+        button.click()
+
+
 def setup(on):
     """Bind the skipping (``on`` is bridge.on)."""
     on(document, "pointerdown", skip)
     on(document, "keydown", skip)
+    on(document, "click", on_click)

@@ -123,6 +123,28 @@ def test_twins_come_from_the_content_cache(tmp_path):
     assert brotli.decompress((tmp_path / "site" / "a.js.br").read_bytes()) == b"cached"
 
 
+def test_files_missing_from_the_cache_are_compressed_together_large_ones_quicker(tmp_path, monkeypatch):
+    """Every file missing from the cache is compressed (on all cores) into the same twins as one
+    at a time; a file above LARGE_BYTES gets brotli's quicker quality, cached under its own name."""
+    monkeypatch.setattr(compress, "LARGE_BYTES", 20_000)
+    site = tmp_path / "site"
+    site.mkdir()
+    texts = {f"m{i}.js": "".join(f"let v{j} = {i * j};\n" for j in range(400 * (i + 1))) for i in range(4)}
+    for name, text in texts.items():
+        (site / name).write_text(text)
+    cache = tmp_path / "cache"
+    compress.write_compressed(site, cache=cache)
+    for name, text in texts.items():
+        data = text.encode()
+        packed = (site / f"{name}.br").read_bytes()
+        assert brotli.decompress(packed) == data and gzip.decompress((site / f"{name}.gz").read_bytes()) == data
+        quality = compress.LARGE_QUALITY if len(data) > compress.LARGE_BYTES else 11
+        assert packed == brotli.compress(data, quality=quality)
+    large = sorted(p.name for p in cache.iterdir() if ".q" in p.name)
+    assert len(large) == sum(1 for t in texts.values() if len(t) > 20_000) >= 1
+    assert all(name.endswith(f".q{compress.LARGE_QUALITY}.br") for name in large)
+
+
 @pytest.fixture(scope="module")
 def server(built_site):
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), serve.make_handler(built_site))

@@ -164,6 +164,7 @@ def test_a_game_of_the_match_opens_in_the_replay_view(page, problems, wait_for_u
     play_game(lambda s: player, "easy", f"{seed}:1", 1, on_end=finished.append)
     game = finished[0]
     assert (game.winner == 1) == won
+    assert "from=bot-lab&seat=1&code=" in link.get_attribute("href")
     with page.context.expect_page() as opened:
         link.click()
     replay = opened.value
@@ -174,6 +175,20 @@ def test_a_game_of_the_match_opens_in_the_replay_view(page, problems, wait_for_u
     assert summary.startswith("Bot lab game, Easy against Your bot · game to 121 · "), summary
     assert ("Your bot wins" if won else "Easy wins") in summary
     assert int(replay.get_attribute("#replay", "data-steps")) > 20
+    # Seen from the bot's seat: its cards at the bottom, face up, the other's face down.
+    assert replay.get_attribute("#replay-mine .replay-seat", "data-seat") == "1"
+    assert replay.inner_text("#replay-mine .replay-seat-name") == "Your bot"
+    replay.click("#copy-link")
+    assert "?from=bot-lab&seat=1&code=" in replay.input_value("#share-link")
+    replay.focus("#replay-next")
+    for _ in range(20):  # to the deal of the first hand
+        if replay.locator("#replay-mine .replay-held .pcard").count() == 6:
+            break
+        replay.keyboard.press("ArrowRight")
+    assert replay.locator("#replay-mine .replay-held .card-back").count() == 0
+    assert replay.locator("#replay-mine .replay-held .pcard").count() == 6
+    assert replay.locator(".replay-others .replay-held .card-back").count() == 6
+    replay.keyboard.press("Home")
     replay.keyboard.press("ArrowRight")
     assert replay.get_attribute("#replay", "data-step") == "1"
     replay.keyboard.press("End")

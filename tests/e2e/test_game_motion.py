@@ -35,9 +35,9 @@ window.addEventListener('DOMContentLoaded', () => {
 """
 
 
-def open_game(browser, base_url, seed: str, **context_args):
+def open_game(browser, base_url, seed: str, script: str = "", **context_args):
     context = browser.new_context(base_url=base_url, service_workers="block", **context_args)
-    context.add_init_script(WATCH_MOVES)
+    context.add_init_script(WATCH_MOVES + script)
     context.add_init_script(f"localStorage.setItem({json.dumps(KEY_SETTINGS)}, {json.dumps(json.dumps(QUICK))});")
     page = context.new_page()
     watch = PageProblems(page)
@@ -88,5 +88,36 @@ def test_nothing_moves_for_reduced_motion(browser, base_url):
         kind = wait_decision(page, move(page, kind))
     assert motions(page) == 0
     assert page.locator(".is-arriving").count() == 0
+    context.close()
+    watch.check()
+
+
+PAUSE_THE_DEAL = """
+window.addEventListener('DOMContentLoaded', () => {
+  window.paused = 0;
+  new MutationObserver(() => {
+    if (window.paused || !document.querySelector('#my-hand .is-arriving')) return;
+    const moving = document.getAnimations().filter((a) => a.playState === 'running');
+    moving.forEach((a) => a.pause());
+    window.paused = moving.length;
+  }).observe(document.documentElement, {attributes: true, attributeFilter: ['class'], subtree: true});
+});
+"""
+
+
+def test_a_tap_on_a_card_still_on_its_way_picks_it(browser, base_url):
+    # The press lands every card at once, so the release is no longer over the card: the click
+    # still belongs to it.
+    context, page, watch = open_game(browser, base_url, "motion-3", PAUSE_THE_DEAL)
+    assert wait_decision(page) == "discard"
+    page.wait_for_function("window.paused > 0", timeout=10_000)
+    box = page.locator("#my-hand button[data-card] >> nth=0").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    card = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('#my-hand button[data-card]')"
+                         ".dataset.card", [x, y])
+    page.mouse.click(x, y)
+    pressed = page.get_attribute(f'#my-hand button[data-card="{card}"]', "aria-pressed")
+    assert pressed == "true", "the tap on a travelling card was lost"
+    assert page.locator("#my-hand [aria-pressed='true']").count() == 1
     context.close()
     watch.check()

@@ -147,6 +147,16 @@ def test_the_endpoints():
     got = call("replay_game", {"code": code})["result"]
     assert got["code"] == code and got["steps"] and len(got["cards"]) == 52 and got["daily"] is None
     assert call("replay_game", {"game": state.to_json()})["result"]["steps"] == got["steps"]
+    # Seen from the other seat: its cards face up, the first person's face down.
+    assert got["viewer"] == 0
+    other = call("replay_game", {"code": code, "seat": 1})["result"]
+    assert other["viewer"] == 1 and len(other["steps"]) == len(got["steps"])
+    dealt = next(i for i, step in enumerate(got["steps"]) if step["held"][1] == 6)
+    assert len(got["steps"][dealt]["held"][0]) == 6
+    assert len(other["steps"][dealt]["held"][1]) == 6 and other["steps"][dealt]["held"][0] == 6
+    for bad in (2, -1, "1", True, 1.0):
+        error = call("replay_game", {"code": code, "seat": bad})["error"]
+        assert error["kind"] == "bad_input" and "not a seat" in error["message"]
     daily = call("daily_seed", {"day": "2026-12-01", "hand": 3})["result"]
     assert daily["seed"] == share.daily_hand_seed("2026-12-01", 3)
     assert call("replay_game", {"code": code[:-3]})["error"]["kind"] == "bad_input"
