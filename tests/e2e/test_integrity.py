@@ -45,9 +45,13 @@ def wait_for_notice(page, words: str) -> str:
 
 
 def open_page(page, url: str = "/") -> None:
+    """Open ``url``; on the game page, wait for its first decision: by then the page has saved
+    what it dealt, so a value a test stores next is not written over."""
     page.goto(url)
     ui_ready(page)
     engine_ready(page)
+    if page.locator("#game").count():
+        wait_decision(page)
 
 
 def set_and_reload(page, items: dict, url: str | None = None) -> None:
