@@ -19,11 +19,9 @@ Saved to .bench/botlab.json. BENCH_RUNS=n changes the number of cold loads, BENC
 the match length; BENCH_DIST=folder measures an already built site instead of building one.
 """
 
-import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -31,8 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402
-from bench.bench_load import CHROMIUM, CHROMIUM_ARGS, Meter, start_server  # noqa: E402
+from bench.bench_load import CHROMIUM, CHROMIUM_ARGS, Meter, measure_built_site, start_server  # noqa: E402
 
 OUT = ROOT / ".bench" / "botlab.json"
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
@@ -172,18 +169,7 @@ def measure(site: Path) -> dict:
 
 
 def main() -> None:
-    given = os.environ.get("BENCH_DIST")
-    started = time.perf_counter()
-    if given:
-        report = measure(Path(given).resolve())
-    else:
-        with tempfile.TemporaryDirectory(prefix="bench-botlab-") as tmp:
-            site = build.build(Path(tmp) / "dist", quiet=True)
-            print(f"built the site in {time.perf_counter() - started:.0f} s", flush=True)
-            report = measure(site)
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    print(f"saved {OUT.relative_to(ROOT)}")
+    measure_built_site(measure, OUT, "bench-botlab-")
 
 
 if __name__ == "__main__":

@@ -291,6 +291,23 @@ class MeteredWriter:
         return getattr(self.raw, name)
 
 
+def measure_built_site(measure, out: Path, prefix: str) -> None:
+    """Run ``measure(site)`` on BENCH_DIST (an already built site) or on a fresh build in a
+    temporary folder, and save the report it returns as JSON to ``out``."""
+    given = os.environ.get("BENCH_DIST")
+    started = time.perf_counter()
+    if given:
+        report = measure(Path(given).resolve())
+    else:
+        with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+            site = build.build(Path(tmp) / "dist", quiet=True)
+            print(f"built the site in {time.perf_counter() - started:.0f} s", flush=True)
+            report = measure(site)
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    print(f"saved {out.relative_to(ROOT)}")
+
+
 def start_server(directory: Path, meter: Meter) -> tuple[ThreadingHTTPServer, str]:
     base = serve.make_handler(directory)
 

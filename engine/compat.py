@@ -188,8 +188,25 @@ class Memo:
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 
 
+_STRING_JSON = {}
+"""Short texts already written as JSON strings (the keys of every dict, card names, kinds):
+canonical JSON writes the same few again and again."""
+STRING_JSON_KEEP = 1024  # entries at most
+STRING_JSON_SHORT = 32  # characters: longer texts are written afresh each time
+
+
 def _string_json(text):
     """A JSON string, escaped as CPython's json.dumps does by default (non-ASCII as \\uXXXX)."""
+    known = _STRING_JSON.get(text)
+    if known is not None:
+        return known
+    written = _write_string_json(text)
+    if len(text) <= STRING_JSON_SHORT and len(_STRING_JSON) < STRING_JSON_KEEP:
+        _STRING_JSON[text] = written
+    return written
+
+
+def _write_string_json(text):
     quick = json.dumps(text)  # the same text in both interpreters when it is ASCII with no escape
     if "\\" not in quick and len(quick) == len(quick.encode("utf-8")):
         return quick

@@ -228,10 +228,6 @@ def download(event):
 # --- the worker ---------------------------------------------------------------------------------
 
 
-def _path(rel):
-    return bridge.root() + rel
-
-
 async def boot_worker():
     """Start the Pyodide worker (once; again after a Stop) and wait until it answers."""
     if _state["worker"] is not None:
@@ -250,13 +246,7 @@ async def _spawn():
     _state["serial"] += 1
     name = WORKER_NAME + "-" + str(_state["serial"])
     bridge.set_state("loading", LOADING)
-    script = document.createElement("script")
-    script.type = "py"
-    script.setAttribute("worker", "")
-    script.setAttribute("name", name)
-    script.setAttribute("src", _path("app/botlab_worker.py"))
-    script.setAttribute("config", _path("app/botlab_worker.toml"))
-    document.body.append(script)
+    script = bridge.add_pyodide_worker(name, "app/botlab_worker.py", "app/botlab_worker.toml")
     _state["script"] = script
     try:
         worker = await workers[name]

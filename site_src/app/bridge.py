@@ -54,7 +54,7 @@ class EngineError(Exception):
         self.kind = kind
 
 
-_state = {"info": None, "waiting": False, "error": None, "worker": None, "warm": False}
+_state = {"info": None, "waiting": False, "error": None, "worker": None, "warm": False, "route": None}
 _proxies = []  # keeps event-handler proxies alive for the page's lifetime
 
 
@@ -165,10 +165,11 @@ def _fail(error):
         set_state("error", error.message)
 
 
-async def _request(name, payload):
-    """One call to the worker: JSON text out, JSON text back, errors as EngineError."""
+async def _request(name, payload, worker=None):
+    """One call to the engine's worker (or ``worker``, another with the same ``call``): JSON text
+    out, JSON text back, errors as EngineError."""
     try:
-        text = await _state["worker"].call(name, json.dumps(payload))
+        text = await (worker or _state["worker"]).call(name, json.dumps(payload))
     except EngineError:
         raise
     except Exception as error:  # the worker could not carry the call (it failed or stopped)
@@ -195,18 +196,54 @@ def start():
     launch(_boot(), quiet=True)
 
 
+def route(handler):
+    """Let ``handler(name, payload)`` take calls: it returns a coroutine answering the call
+    (another worker's reply) or None to leave the call to the engine's worker."""
+    _state["route"] = handler
+
+
 async def call(name, payload=None):
     """Call engine function ``name`` with a dict; returns the reply dict or raises EngineError.
 
     After the page's first call the engine warms up in the background (its modules and tables),
-    so the calls that follow, the computer's first move among them, answer at once.
+    so the calls that follow, the computer's first move among them, answer at once. A handler
+    set with ``route`` may answer the call from another worker instead.
     """
+    handler = _state["route"]
+    routed = handler(name, payload or {}) if handler is not None else None
+    if routed is not None:
+        return await routed
+    return await call_engine(name, payload)
+
+
+async def call_engine(name, payload=None):
+    """``call`` in the engine's own worker, whatever ``route`` says."""
     await _boot()
     reply = await _request(name, payload or {})
     if not _state["warm"]:
         _state["warm"] = True
         launch(_request("warm_up", {}), quiet=True)
     return reply
+
+
+async def call_worker(worker, name, payload):
+    """Call engine function ``name`` in another worker that answers like the engine's (``call``
+    with engine.api's replies); returns the reply dict or raises EngineError."""
+    return await _request(name, payload, worker)
+
+
+def add_pyodide_worker(name, src, config):
+    """Start a named PyScript worker running Pyodide (CPython) on ``src`` with ``config`` (paths
+    from the site's root); returns its <script> element (its ``xworker`` ends it). The worker's
+    exports are callable once ``await pyscript.workers[name]`` answers."""
+    script = document.createElement("script")
+    script.type = "py"
+    script.setAttribute("worker", "")
+    script.setAttribute("name", name)
+    script.setAttribute("src", root() + src)
+    script.setAttribute("config", root() + config)
+    document.body.append(script)
+    return script
 
 
 def launch(coroutine, quiet=False):

@@ -15,7 +15,8 @@ game on the table. The rest of the page lives in its own modules, lowest first:
 - table_flow: ``flow(step)`` runs one engine call, then shows the reply's events one by one and
   lets the computer move until the person has to decide;
 - table_setup: the setup form, settings, starting and resuming games;
-- coach_view and coach_review: the coach's hints, each hand's review and the game's summary.
+- coach_view and coach_review: the coach's hints, each hand's review and the game's summary;
+- expert_engine: CPython (a Pyodide worker) answering every call about a game against the expert.
 
 How a click travels: a card button's click reaches ``on_hand_click`` here, which runs
 ``flow(lambda: send(action))``; ``send`` calls the engine's ``act`` endpoint (bridge.call, JSON
@@ -31,14 +32,15 @@ import board
 import bridge
 import coach_review
 import coach_view
+import expert_engine
 import game_records
 import store
 import table_motion
 import table_pick
 from table_flow import SHOWN, flow, on_pass, save, take
 from table_prompt import announce, set_waiting
-from table_setup import (fill_setup, on_again, on_cancel_setup, on_change, on_new_game, on_setup_submit,
-                         on_go_choice, on_speed, on_table_choice, open_setup, resume_game, show_notices,
+from table_setup import (fill_setup, on_again, on_cancel_setup, on_change, on_difficulty_choice, on_new_game,
+                         on_setup_submit, on_go_choice, on_speed, on_table_choice, open_setup, resume_game, show_notices,
                          start_game, url_options)
 from table_state import NAMES, S, cap, discard_need, info, q, seating_request
 from table_view import render_stats
@@ -260,6 +262,7 @@ def setup():
     fill_setup(S["settings"])
     board.render("#board", NAMES, S["settings"]["target"])
     q("game").setAttribute("data-target", str(S["settings"]["target"]))
+    bridge.route(expert_engine.route)  # a game against the expert is answered by CPython
     bridge.on("#my-hand", "click", on_hand_click)
     bridge.on("#throw-button", "click", on_throw)
     bridge.on("#go-button", "click", on_continue)
@@ -275,6 +278,7 @@ def setup():
     bridge.on("#go-by-hand", "change", on_go_choice)
     bridge.on("#pass-button", "click", on_pass)
     bridge.on("#setup-table", "change", on_table_choice)
+    bridge.on("#setup-opponent", "change", on_difficulty_choice)
     bridge.on("#show-area", "mouseover", on_item_enter)
     bridge.on("#show-area", "focusin", on_item_enter)
     bridge.on("#show-area", "mouseout", on_item_leave)

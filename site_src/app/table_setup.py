@@ -11,6 +11,7 @@ from pyscript import document, window
 
 import board
 import bridge
+import expert_engine
 import game_log
 import storage
 import store
@@ -58,6 +59,13 @@ def on_table_choice(event=None):
     expert = form.querySelector('input[name="difficulty"][value="expert"]')
     if table != "2" and expert is not None and expert.checked:
         form.querySelector('input[name="difficulty"][value="hard"]').checked = True
+
+
+def on_difficulty_choice(event=None):
+    """Picking the expert starts loading its CPython while the rest of the game is set up."""
+    expert = q("setup").querySelector('input[name="difficulty"][value="expert"]')
+    if expert is not None and expert.checked:
+        expert_engine.prepare()
 
 
 def apply_seating(options, reply=None):
@@ -214,6 +222,8 @@ async def start_game(options, seed=None):
     close_setup()
     apply_seating(request, reply)
     S["meta"] = meta_from(reply)
+    if expert_engine.is_expert(S["meta"]):
+        expert_engine.prepare()
     S["practice_slot"] = bool(seed)  # only a practice link's game: never over the game in progress
     reset_table(options["target"])
     S["model"] = blank_model(reply["view"])

@@ -20,9 +20,13 @@ WORKER_MODULE = "worker"  # site_src/app/worker.py: the engine's endpoint in its
 WORKER_SCRIPT = "engine_worker.mjs"  # site_src/app/engine_worker.mjs: the worker, given the engine's file list
 ENGINE_FILES_MARK = "/*ENGINE_FILES*/[]"
 ENGINE_BROWSER_SKIP = ("__main__.py", "match.py", "bots.py")  # CPython's alone: not for MicroPython
-BOTLAB_WORKER = "botlab_worker"  # site_src/app/botlab_worker.py: the bot lab's Pyodide worker, as source
-BOTLAB_CONFIG = "botlab_worker.toml"
-ENGINE_SOURCE_DIR = "src"  # dist/engine/src/: the engine as Python source, for the bot lab's CPython
+PYODIDE_WORKERS = {
+    "botlab_worker": "The bot lab's worker: Pyodide (CPython) running app/botlab_worker.py with the engine's source.",
+    "expert_worker": "The expert's worker: Pyodide (CPython) running app/expert_worker.py with the engine's source.",
+}
+"""site_src/app/NAME.py run by Pyodide in a worker, shipped as source with app/NAME.toml: the bot
+lab's matches and the game page's expert opponent."""
+ENGINE_SOURCE_DIR = "src"  # dist/engine/src/: the engine as Python source, for the Pyodide workers
 ENGINE_SOURCE_SKIP = ("__main__.py",)
 
 
@@ -97,7 +101,7 @@ def compile_engine(out: Path) -> list[str]:
 
 
 def copy_engine_source(out: Path) -> list[str]:
-    """Copy the engine's Python source to dist/engine/src/ for the bot lab's Pyodide worker (the
+    """Copy the engine's Python source to dist/engine/src/ for the Pyodide workers (the
     command line's __main__ aside); return the paths (from dist/engine/)."""
     paths = []
     for source in sorted(ENGINE_DIR.glob("*.py")):
@@ -107,21 +111,22 @@ def copy_engine_source(out: Path) -> list[str]:
     return paths
 
 
-def write_botlab_worker(out: Path, data_paths: list[str]) -> None:
-    """dist/app/botlab_worker.py (the bot lab's worker, as source) and its config: Pyodide, with
-    the engine's source and data in its file system as the package ``engine``."""
-    worker = APP_DIR / f"{BOTLAB_WORKER}.py"
-    copy_if_changed(worker, out / "app" / worker.name)
+def write_pyodide_workers(out: Path, data_paths: list[str]) -> None:
+    """dist/app/NAME.py (each of PYODIDE_WORKERS, as source) and its config app/NAME.toml:
+    Pyodide, with the engine's source and data in its file system as the package ``engine``."""
     files = [(f"../engine/{path}", f"./engine/{path.split('/', 1)[1]}") for path in copy_engine_source(out)]
     files += [(f"../engine/{path}", f"./engine/{path}") for path in data_paths]
-    (out / "app" / BOTLAB_CONFIG).write_text("\n".join([
-        "# Written by build.py; edit build.py, not this file.",
-        "# The bot lab's worker: Pyodide (CPython) running app/botlab_worker.py with the engine's source.",
-        f'interpreter = {toml_string("../runtime/pyodide/pyodide.mjs")}',
-        "sync_main_only = true  # the worker never touches the page, so no special headers are needed",
-        'plugins = ["!error"]', "", "[files]",
-        *(f"{toml_string(source)} = {toml_string(target)}" for source, target in files),
-    ]) + "\n", encoding="utf-8")
+    for name, title in PYODIDE_WORKERS.items():
+        worker = APP_DIR / f"{name}.py"
+        copy_if_changed(worker, out / "app" / worker.name)
+        (out / "app" / f"{name}.toml").write_text("\n".join([
+            "# Written by build.py; edit build.py, not this file.",
+            f"# {title}",
+            f'interpreter = {toml_string("../runtime/pyodide/pyodide.mjs")}',
+            "sync_main_only = true  # the worker never touches the page, so no special headers are needed",
+            'plugins = ["!error"]', "", "[files]",
+            *(f"{toml_string(source)} = {toml_string(target)}" for source, target in files),
+        ]) + "\n", encoding="utf-8")
 
 
 def write_engine_worker(out: Path, files: list[tuple[str, str]]) -> None:
@@ -166,7 +171,7 @@ def write_config(path: Path, page: str, modules: list[str]) -> None:
 def app_modules() -> dict[str, list[str]]:
     """Each page module -> the UI modules its page loads (``page_modules`` of site_src/app/)."""
     return page_modules({path.stem: path.read_text(encoding="utf-8") for path in sorted(APP_DIR.glob("*.py"))
-                         if path.stem not in (WORKER_MODULE, BOTLAB_WORKER)})
+                         if path.stem != WORKER_MODULE and path.stem not in PYODIDE_WORKERS})
 
 
 def write_python_files(out: Path) -> dict[str, list[str]]:
@@ -177,13 +182,13 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
     a page module, listing only the modules it imports; dist/app/ui.json lists every UI module
     (for pages that load modules of their own choosing). dist/app/worker.mpy is the engine's
     endpoint and dist/app/engine_worker.mjs the plain worker that runs it in the same MicroPython,
-    with every engine file (``write_engine_worker``). The bot lab's Pyodide worker and its config
-    come last (``write_botlab_worker``).
+    with every engine file (``write_engine_worker``). The Pyodide workers (the bot lab's, the
+    expert's) and their configs come last (``write_pyodide_workers``).
     """
     engine_paths = compile_engine(out)
     sources = {
         path.stem: path.read_text(encoding="utf-8")
-        for path in sorted(APP_DIR.glob("*.py")) if path.stem not in (WORKER_MODULE, BOTLAB_WORKER)
+        for path in sorted(APP_DIR.glob("*.py")) if path.stem != WORKER_MODULE and path.stem not in PYODIDE_WORKERS
     }
     for name in sources:
         compile_micropython(APP_DIR / f"{name}.py", out / "app" / f"{name}{UI_MODULE_SUFFIX}")
@@ -193,5 +198,5 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
     for page, modules in pages.items():
         write_config(out / "app" / f"{page}{CONFIG_SUFFIX}", page, modules)
     write_config(out / "app" / UI_CONFIG, "", sorted(sources))
-    write_botlab_worker(out, [path for path in engine_paths if path.startswith("data/")])
+    write_pyodide_workers(out, [path for path in engine_paths if path.startswith("data/")])
     return {"engine": engine_paths, "app": sorted(sources), "pages": sorted(pages)}

@@ -17,23 +17,26 @@ import pytest
 from site_src.builder import browser_python, compress, runtime, serve, settings
 
 BOTLAB_PAGE = "bot-lab/index.html"
-BOTLAB_FILES = ("app/botlab_worker.toml", "app/botlab_worker.py")
+PYODIDE_FILES = ("app/botlab_worker.toml", "app/botlab_worker.py", "app/expert_worker.toml",
+                 "app/expert_worker.py")
 
 
-def test_pyodide_only_for_the_bot_lab(built_site):
-    """The pages run MicroPython only; Pyodide is named by the bot lab's worker config alone,
-    which the bot lab's page module starts (no page names it)."""
+def test_pyodide_only_in_the_workers_that_need_it(built_site):
+    """The pages run MicroPython; Pyodide is named only by the configs of the bot lab's worker
+    and the expert's, which the bot lab's and the game page's modules start (no page names it)."""
     assert (built_site / "runtime" / "pyodide" / "pyodide.asm.wasm").is_file()
     for path in [*built_site.rglob("*.html"), *(built_site / "app").glob("*.toml"), *(built_site / "app").glob("*.json")]:
         rel = path.relative_to(built_site).as_posix()
-        if rel not in BOTLAB_FILES:
+        if rel not in PYODIDE_FILES:
             assert "pyodide/" not in path.read_text(encoding="utf-8").lower(), rel
-    config = tomllib.loads((built_site / "app" / "botlab_worker.toml").read_text(encoding="utf-8"))
-    assert config["interpreter"] == "../runtime/pyodide/pyodide.mjs" and config["sync_main_only"] is True
-    for source, target in config["files"].items():
-        assert (built_site / "app" / source).resolve().is_file(), source
-        assert target.startswith("./engine/"), target
-    assert "./engine/bots.py" in config["files"].values() and "./engine/match.py" in config["files"].values()
+    for name in ("botlab_worker", "expert_worker"):
+        config = tomllib.loads((built_site / "app" / f"{name}.toml").read_text(encoding="utf-8"))
+        assert config["interpreter"] == "../runtime/pyodide/pyodide.mjs" and config["sync_main_only"] is True
+        for source, target in config["files"].items():
+            assert (built_site / "app" / source).resolve().is_file(), source
+            assert target.startswith("./engine/"), target
+        assert "./engine/expert.py" in config["files"].values() and "./engine/match.py" in config["files"].values()
+        assert (built_site / "app" / f"{name}.py").is_file() and not (built_site / "app" / f"{name}.mpy").exists()
 
 
 def test_engine_ships_as_bytecode_with_its_worker(built_site):

@@ -122,11 +122,11 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     """Each page's config lists its module and what it imports, as .mpy; ui.json lists them all."""
     every = read_config(built_site / "app" / "ui.json")
     sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py")
-                     if p.stem not in (browser_python.WORKER_MODULE, browser_python.BOTLAB_WORKER))
+                     if p.stem != browser_python.WORKER_MODULE and p.stem not in browser_python.PYODIDE_WORKERS)
     assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
     expected = {"game": {"board", "bridge", "cardview", "coach_review", "coach_view", "game", "game_log",
                          "game_records", "records", "score_strip", "sharing", "stats_view", "storage", "store",
-                         "table_fit", "table_flow", "table_motion", "table_pick", "table_prompt", "table_setup",
+                         "table_fit", "table_flow", "expert_engine", "table_motion", "table_pick", "table_prompt", "table_setup",
                          "table_state", "table_view"},
                 "calculator": {"bridge", "calculator", "cardview"},
                 "verifier": {"bridge", "cardview", "verifier"},

@@ -62,22 +62,17 @@ def open_practice(page, seed: str, **params) -> None:
     engine_ready(page)
 
 
-def awaiting(page) -> str:
-    return page.get_attribute("#game", "data-await") or ""
-
-
 def turn(page) -> int:
     return int(page.get_attribute("#game", "data-turn") or 0)
 
 
 def wait_decision(page, after: int = -1) -> str:
-    page.wait_for_function(
+    kind = page.wait_for_function(
         """(after) => {
             const game = document.getElementById('game');
             const kind = game.getAttribute('data-await') || '';
-            return kind !== '' && parseInt(game.getAttribute('data-turn') || '0', 10) > after;
-        }""", arg=after, timeout=DECISION_TIMEOUT_MS, polling=50)
-    kind = awaiting(page)
+            return kind !== '' && parseInt(game.getAttribute('data-turn') || '0', 10) > after && kind;
+        }""", arg=after, timeout=DECISION_TIMEOUT_MS, polling=50).json_value()  # read once: no race
     assert kind != "retry", page.inner_text("#app-error")
     return kind
 

@@ -145,14 +145,13 @@ def turn(page) -> int:
 
 def wait_decision(page, after: int = -1, timeout: int = DECISION_TIMEOUT_MS) -> str:
     """Wait for the next decision offered after turn ``after``; returns its kind."""
-    page.wait_for_function(
+    kind = page.wait_for_function(
         """(after) => {
             const game = document.getElementById('game');
             const kind = game.getAttribute('data-await') || '';
             const turn = parseInt(game.getAttribute('data-turn') || '0', 10);
-            return kind !== '' && turn > after;
-        }""", arg=after, timeout=timeout, polling=50)
-    kind = awaiting(page)
+            return kind !== '' && turn > after && kind;
+        }""", arg=after, timeout=timeout, polling=50).json_value()  # read once: no race
     if kind == "retry":
         raise AssertionError("the engine failed: " + page.inner_text("#app-error"))
     return kind

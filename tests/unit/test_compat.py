@@ -53,6 +53,18 @@ def test_canonical_json_escapes_like_json_dumps():
     assert compat.canonical_json(value) == json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+def test_canonical_json_writes_a_short_text_once_and_the_same_every_time(monkeypatch):
+    monkeypatch.setattr(compat, "_STRING_JSON", {})
+    short, long = "é\"quote", "x" * (compat.STRING_JSON_SHORT + 1)
+    for _ in range(2):
+        assert compat.canonical_json({short: long}) == json.dumps({short: long}, separators=(",", ":"))
+    assert set(compat._STRING_JSON) == {short}
+    monkeypatch.setattr(compat, "STRING_JSON_KEEP", 3)
+    texts = [str(i) * 2 for i in range(10)]
+    assert compat.canonical_json(texts) == json.dumps(texts, separators=(",", ":"))
+    assert len(compat._STRING_JSON) == 3
+
+
 def test_canonical_json_refuses_what_json_cannot_hold():
     for bad in ({1: 2}, {"a": {3}}, [float("nan")], object()):
         with pytest.raises((TypeError, ValueError)):
