@@ -373,6 +373,15 @@ def replay_game(request: dict) -> dict:
 
 
 @endpoint
+def code_seats(request: dict) -> dict:
+    """Who sits where in the game a shared ``code`` holds, read without replaying it: ``seats``,
+    each "person" or a computer's level (a page picks where to replay a game by it)."""
+    from engine import share
+
+    return {"seats": share.code_seats(request["code"])}
+
+
+@endpoint
 def daily_seed(request: dict) -> dict:
     """The deal of the day's rule for a ``day`` (YYYY-MM-DD) and a ``hand`` (from 1): its seed
     and commitment, and the game's own practice seed."""

@@ -117,8 +117,19 @@ def _read_text(data: bytes, at: int) -> tuple:
         raise _fail("a name is not text") from None
 
 
-def decode(code: object) -> GameState:
-    """The game a code holds, replayed from its seed; CodeError if it is damaged or forged."""
+def code_seats(code: object) -> list:
+    """Who sits where in the game a code holds (``"person"`` or a computer's level), read from
+    the code alone, without replaying the game; CodeError if the code is damaged or forged.
+
+    >>> from engine.game import new_game
+    >>> code_seats(encode(new_game(seed="seats-doc", seats=["person", "expert"])))
+    ['person', 'expert']
+    """
+    return _read_seats(code)[3]
+
+
+def _read_seats(code: object) -> tuple:
+    """A code's bytes checked and read up to its seats: (body, flags, players, seats, next byte)."""
     if not isinstance(code, str):
         raise _fail("it is not text")
     code = code.strip()
@@ -145,7 +156,6 @@ def decode(code: object) -> GameState:
     players = 2 + (flags & 3)
     if players > 4 or flags >> 6:
         raise _fail("its rules are not a game's")
-    target, muggins, practice = (61 if flags & 4 else 121), bool(flags & 8), bool(flags & 16)
     at = 2 + players
     if at > len(body):
         raise _fail("it ends too soon")
@@ -154,6 +164,13 @@ def decode(code: object) -> GameState:
         if byte > len(PLAYER_NAMES):
             raise _fail("it seats a computer of a level this engine does not know")
         seats.append(PERSON if byte == 0 else PLAYER_NAMES[byte - 1])
+    return body, flags, players, seats, at
+
+
+def decode(code: object) -> GameState:
+    """The game a code holds, replayed from its seed; CodeError if it is damaged or forged."""
+    body, flags, players, seats, at = _read_seats(code)
+    target, muggins, practice = (61 if flags & 4 else 121), bool(flags & 8), bool(flags & 16)
     if practice:
         seed, at = _read_text(body, at)
     else:

@@ -9,7 +9,8 @@ loading, and every call about such a game (a request whose "game" seats the expe
 the hints, the statistics) goes to it (``bridge.route``); it keeps the game it answered last, as
 the engine's worker does, so no call replays the game twice. Other calls, the deal of a new game
 and the game's first moves while CPython is still loading stay in the MicroPython worker (its
-first answer then replays the few moves made so far); resuming a saved game waits for CPython. Both interpreters choose the same moves (the conformance
+first answer then replays the few moves made so far); resuming a saved game waits for CPython.
+The replay page sends it the replay of a shared game against the expert (``call``). Both interpreters choose the same moves (the conformance
 test plays the expert in both), so a game never depends on which one answered. If CPython
 cannot start (offline before it was ever loaded, say), MicroPython answers and the page says so.
 
@@ -29,9 +30,9 @@ WORKER_SRC = "app/expert_worker.py"
 WORKER_CONFIG = "app/expert_worker.toml"
 STATUS_ID = "expert-status"
 EXPERT = "expert"
-WAIT_FOR_CPYTHON = ("resume_game",)
-"""Calls that wait for CPython even while it loads: a saved game is checked by replaying it,
-every move of the expert's worked out again, which takes MicroPython far too long."""
+WAIT_FOR_CPYTHON = ("resume_game", "replay_game")
+"""Calls that wait for CPython even while it loads: a saved or shared game is checked by
+replaying it, every move of the expert's worked out again, which takes MicroPython far too long."""
 
 LOADING = ("Loading CPython for the expert (about 4 MB the first time): it searches the play, "
            "which needs CPython’s speed…")
@@ -97,10 +98,12 @@ def route(name, payload):
     """``bridge.route``'s handler: a call about a game against the expert goes to CPython."""
     if not is_expert_game(payload.get("game")):
         return None
-    return _call(name, payload)
+    return call(name, payload)
 
 
-async def _call(name, payload):
+async def call(name, payload):
+    """Engine function ``name`` answered by CPython (loaded first if need be), or by the engine's
+    MicroPython worker while CPython loads (calls not in WAIT_FOR_CPYTHON) or if it cannot."""
     prepare()
     if not _state["done"].is_set() and name not in WAIT_FOR_CPYTHON:
         return await bridge.call_engine(name, payload)  # MicroPython answers while CPython loads

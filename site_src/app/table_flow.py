@@ -286,6 +286,7 @@ def take(reply, saved_stop=None):
 
     ``saved_stop``: the reply is a resumed game, saved already with this stop (see save).
     """
+    S["replies"] += 1
     S["game"] = reply["game"]
     S["view"] = reply["view"]
     S["awaiting"] = reply["awaiting"]

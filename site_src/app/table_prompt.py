@@ -56,7 +56,8 @@ def set_waiting(waiting):
     """Show the controls for the person's next decision ("" while the page is busy)."""
     S["waiting"] = waiting
     q("game").setAttribute("data-await", waiting)
-    if waiting:
+    if waiting and S["offered"] != (waiting, S["replies"]):  # the same decision offered again (as the
+        S["offered"] = (waiting, S["replies"])               # deal ends) is not a new one
         S["turns"] += 1
         q("game").setAttribute("data-turn", str(S["turns"]))
     model = S["model"]

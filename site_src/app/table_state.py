@@ -50,6 +50,8 @@ S = {
     "steps": {},         # show block -> phrase being stepped through
     "hand_key": "",
     "turns": 0,          # counts the decisions offered (#game[data-turn]), for tests
+    "replies": 0,        # counts the engine replies taken (a decision offered again is not new)
+    "offered": None,     # (decision, reply) last counted in "turns"
     "keyboard": False,   # has the person used the keyboard (then focus follows the game)
     "readonly": False,   # another tab has taken the game over
     "restart": None,     # the step dealing a new game asked for while the page was busy

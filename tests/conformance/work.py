@@ -180,6 +180,7 @@ def endpoint_vectors():
     hand = "5H 5S 5D JC"
     game = json.loads(api.call("new_game", json.dumps({"difficulty": "hard", "seed": "vectors"})))
     saved = game["result"]["game"]
+    shared = json.loads(api.call("share_code", json.dumps({"game": saved})))["result"]["code"]
     return [
         ("ping", {}), ("ping", {"echo": {"a": [1, 2.5, None, "é"]}}), ("ping", "not json"), ("ping", "[1]"),
         ("no_such_endpoint", {}),
@@ -223,6 +224,8 @@ def endpoint_vectors():
         ("stats_check", {"stats_text": json.dumps({"games": 1})}), ("stats_check", {"stats_text": 5}),
         ("stats_record", {"game": saved, "difficulty": "hard", "stats": None}),
         ("share_code", {"game": saved}), ("share_code", {"game": "{}"}),
+        ("code_seats", {"code": shared}), ("code_seats", {"code": "c1.AQAAAt4"}),
+        ("code_seats", {"code": 7}), ("code_seats", {}),
         ("replay_game", {"game": saved}), ("replay_game", {"code": "c1.AQAAAt4"}), ("replay_game", {"code": "c1.AQAAA"}), ("replay_game", {"code": 7}),
         ("daily_seed", {"day": "2026-12-01", "hand": 2}), ("daily_seed", {"day": "2026-02-30"}),
         ("daily_result", {"game": saved}), ("daily_stats", {"days": "junk", "today": "2026-12-02"}),

@@ -213,6 +213,11 @@ def test_hints_at_the_discard_and_the_play_within_200_ms(hinted_page):
 def test_the_review_after_a_hand_in_a_muggins_game(plain_page):
     page = plain_page
     open_practice(page, "coach-review-2", muggins=1)
+    wait_decision(page)
+    # The policy starts once the cut and the deal are over (the discard is on offer during them).
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')",
+                           timeout=10_000)
+    page.wait_for_timeout(1500)
     kind = wait_decision(page)
     assert not page.is_visible("#review-button")
     while kind != "next":

@@ -52,6 +52,18 @@ def test_every_game_of_a_match_round_trips_and_a_whole_game_fits_a_link():
     assert max(lengths) <= 2000 and max(lengths) < 400
 
 
+@pytest.mark.parametrize("seats", [["person", "expert"], ["hard", "person"], ["person", "easy", "hard"],
+                                   ["person", "hard", "hard", "hard"], ["person", "person"]])
+def test_a_codes_seats_are_read_without_replaying_it(seats):
+    state = new_game(seed="seats-" + "-".join(seats), seats=seats, players=len(seats))
+    code = share.encode(state)
+    assert share.code_seats(code) == seats == share.decode(code).seats
+    assert json.loads(api.call("code_seats", json.dumps({"code": code}))) == {"ok": True, "result": {"seats": seats}}
+    damaged = code[:-3] + ("A" if code[-3] != "A" else "B") + code[-2:]
+    with pytest.raises(share.CodeError, match="changed or damaged"):
+        share.code_seats(damaged)
+
+
 def test_pass_and_play_names_travel_with_the_code():
     state = new_game(seed="names", seats=["person", "person"], names=["Ann", "Bób"])
     rng = random.Random(1)
