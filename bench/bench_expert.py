@@ -120,7 +120,8 @@ def measure(site: Path) -> dict:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             context = browser.new_context(service_workers="block")
-            context.add_init_script(f"localStorage.setItem('cribbage.settings.v1', {json.dumps(json.dumps(SETTINGS))});")
+            settings = json.dumps(json.dumps(SETTINGS))
+            context.add_init_script(f"localStorage.setItem('cribbage.settings.v1', {settings});")
             page = context.new_page()
             page.goto(base + "/?seed=bench-expert&difficulty=expert")
             page.wait_for_selector("html[data-expert='ready'], html[data-expert='fallback']", state="attached",

@@ -10,9 +10,10 @@ the hints, the statistics) goes to it (``bridge.route``); it keeps the game it a
 the engine's worker does, so no call replays the game twice. Other calls, the deal of a new game
 and the game's first moves while CPython is still loading stay in the MicroPython worker (its
 first answer then replays the few moves made so far); resuming a saved game waits for CPython.
-The replay page sends it the replay of a shared game against the expert (``call``). Both interpreters choose the same moves (the conformance
-test plays the expert in both), so a game never depends on which one answered. If CPython
-cannot start (offline before it was ever loaded, say), MicroPython answers and the page says so.
+The replay page sends it the replay of a shared game against the expert (``call``). Both
+interpreters choose the same moves (the conformance test plays the expert in both), so a game
+never depends on which one answered. If CPython cannot start (offline before it was ever
+loaded, say), MicroPython answers and the page says so.
 
 Markers: html[data-expert] is loading, ready or fallback (#expert-status says it in words);
 html[data-expert-moves] counts the computer's moves CPython has worked out.
