@@ -1,14 +1,14 @@
-"""The expert opponent's worker: CPython (Pyodide) choosing the expert's moves for the game page.
+"""The expert opponent's worker: CPython (Pyodide) answering for games against the expert.
 
-The game page (site_src/app/expert_engine.py) starts it as a named PyScript worker running
-Pyodide when a game against the expert is set up or resumed (config app/expert_worker.toml puts
-the engine's source in its file system) and sends it the expert's moves; everything else the
-page asks stays in the engine's MicroPython worker. Its one export answers like that worker:
+The game page and the replay page (site_src/app/expert_engine.py) start it as a named PyScript
+worker running Pyodide when a game against the expert is picked, set up, resumed or replayed
+(config app/expert_worker.toml puts the engine's source in its file system) and send it every
+call about that game: the expert's moves, the person's, the hints, the checks of saved and
+shared games. Its one export answers like the engine's MicroPython worker:
 
 - ``call(name, request_json)``: engine endpoint ``name`` (engine.api.call, JSON text both ways).
-  The page sends ``ping`` first, which answers once the expert's modules and tables are loaded
-  (one expert discard is worked out), so its first move does not pay for them; then
-  ``computer_move``.
+  The first call (the page's ``ping``) also works out one expert discard, so the expert's
+  modules and tables are loaded before its first move.
 
 It never touches the page.
 """
@@ -28,14 +28,14 @@ def _warm_up():
     get_player("expert", seed=0).choose(view, view["legal_actions"])
 
 
-_warmed = []
+_state = {"warm": False}
 
 
 def call(name, request_json):
     """Run engine endpoint ``name`` on a JSON request; the reply is JSON text (engine.api.call)."""
-    if not _warmed:
+    if not _state["warm"]:
         _warm_up()
-        _warmed.append(True)
+        _state["warm"] = True
     return api.call(str(name), str(request_json))
 
 
