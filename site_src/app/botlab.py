@@ -543,9 +543,16 @@ async def setup():
     _proxies.append(handler)
     script.handleEvent = handler
     kept = storage.read(CODE_KEY)
-    if kept is not None and kept != get_code():
-        set_code(kept)
-    _state["saved"] = get_code()
+    current = get_code()
+    _state["saved"] = kept if kept is not None else (current if is_example(current) else None)
+    if kept is not None and kept != current:
+        if is_example(current):
+            set_code(kept)
+        elif len(kept) <= MAX_CODE:
+            # Typed into the editor before this ran: what was typed stays, the kept code is
+            # one click away ("Bring back my code").
+            storage.write(PREVIOUS_KEY, kept)
+    save_code()
     if storage.read(PREVIOUS_KEY) is not None:
         show("bot-restore")
     bridge.on("#bot-load", "click", load_example)

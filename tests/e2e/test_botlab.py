@@ -225,3 +225,26 @@ def test_the_code_is_kept_across_a_reload(page, problems, wait_for_ui):
     saved = Path(download.value.path()).read_text(encoding="utf-8")
     assert download.value.suggested_filename == "mybot.py"
     assert saved.startswith("# A cribbage bot from the bot lab.") and saved.endswith(typed + "\n")
+
+
+def test_code_typed_before_the_page_is_ready_is_not_replaced(page, problems, wait_for_ui):
+    problems.allow(r"request failed: GET .*/runtime/pyodide/.*ERR_ABORTED")
+    page.goto("/bot-lab/")
+    page.evaluate("() => localStorage.setItem('cribbage.botlab.code', '# kept last time\\n')")
+    held = []
+    page.route("**/app/botlab.mpy", lambda route: held.append(route))  # the page's Python waits
+    page.goto("/bot-lab/")
+    page.wait_for_selector("#bot-editor .cm-content")
+    assert held and page.get_attribute("html", "data-ui") != "ready"
+    page.click("#bot-editor .cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("# typed at once")
+    typed = get_code(page)
+    held[0].continue_()
+    wait_for_ui(page)
+    assert get_code(page) == typed
+    assert page.is_visible("#bot-restore")
+    page.wait_for_function("() => localStorage.getItem('cribbage.botlab.code') !== '# kept last time\\n'")
+    assert page.evaluate("() => localStorage.getItem('cribbage.botlab.code')") == typed
+    page.click("#bot-restore")
+    assert get_code(page) == "# kept last time\n"
