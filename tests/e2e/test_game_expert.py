@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.test_game_persistence import open_game, playable, wait_for_decision
-from tests.e2e.test_game_play import lay
+from tests.e2e.test_game_play import lay, turn, wait_decision
 from tests.e2e.test_game_play import (  # noqa: F401  (game, page_and_problems are fixtures)
     DESKTOP, PHONE, game, page_and_problems)
 
@@ -93,6 +93,7 @@ def step(page):
     """Make the person's next move (the first cards offered; Go; the next hand); returns the
     decision it answered, or None once the game is over."""
     kind = wait_for_decision(page, "discard", "play", "go", "next", "over", timeout=90_000)
+    before = turn(page)
     if kind == "discard":
         cards = playable(page)
         cards.nth(0).click()
@@ -104,6 +105,7 @@ def step(page):
         page.click("#go-button" if kind == "go" else "#next-button")
     else:
         return None
-    page.wait_for_function("(before) => (document.getElementById('game').getAttribute('data-await') || '')"
-                           " !== before", arg=kind, timeout=90_000, polling=50)
+    # The next decision may be of the same kind (a second card after the other side's go): the
+    # decision counter tells them apart.
+    wait_decision(page, before, timeout=90_000)
     return kind

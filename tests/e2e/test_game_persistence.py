@@ -94,6 +94,7 @@ def discard(page):
 def step(page) -> str:
     """Make the person's next move, whatever it is; returns the decision that was made."""
     kind = wait_for_decision(page)
+    before = int(page.get_attribute("#game", "data-turn") or 0)
     if kind == "discard":
         discard(page)
     elif kind == "play":
@@ -106,8 +107,10 @@ def step(page) -> str:
         return kind
     else:
         raise AssertionError(f"unexpected decision {kind!r}: {page.inner_text('#app-error')!r}")
-    page.wait_for_function("(before) => (document.getElementById('game').getAttribute('data-await') || '') "
-                           "!== before || document.querySelector('#my-hand') === null", arg=kind,
+    # The next decision may be of the same kind (a second card after the other side's go) and
+    # come within one poll: the decision counter (data-turn) tells them apart.
+    page.wait_for_function("(before) => parseInt(document.getElementById('game').getAttribute('data-turn') "
+                           "|| '0', 10) > before || document.querySelector('#my-hand') === null", arg=before,
                            timeout=AWAIT_TIMEOUT_MS, polling=50)
     return kind
 
