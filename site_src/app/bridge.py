@@ -33,6 +33,7 @@ from pyscript.ffi import create_proxy
 
 SLOW_AFTER_MS = 8000
 ENGINE_GLOBAL = "cribbageEngine"  # window.cribbageEngine, from static/engine.js
+ENGINE_SCRIPT_WAIT_MS = 10000  # how long to wait for static/engine.js (an async script) to run
 
 STATUS_ID = "engine-status"
 STATUS_TEXT_ID = "engine-status-text"
@@ -142,6 +143,11 @@ async def _boot():
     try:
         if _state["worker"] is None:
             worker = getattr(window, ENGINE_GLOBAL, None)
+            waited = 0
+            while worker is None and waited < ENGINE_SCRIPT_WAIT_MS:  # engine.js loads async
+                await asyncio.sleep(0.02)
+                waited += 20
+                worker = getattr(window, ENGINE_GLOBAL, None)
             if worker is None:
                 raise RuntimeError("window." + ENGINE_GLOBAL + " is missing (static/engine.js did not run)")
             _state["worker"] = worker

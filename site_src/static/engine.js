@@ -1,4 +1,4 @@
-/* Starts the engine's worker (app/engine_worker.mjs) as soon as the page's <head> is read, and
+/* Starts the engine's worker (app/engine_worker.mjs) as soon as this script arrives (async), and
    carries the page's calls to it: window.cribbageEngine.call(name, requestJson) returns a
    Promise of the reply's JSON text, and rejects if the worker cannot start or carry the call.
    site_src/app/bridge.py is its one user, from the page's MicroPython on the main thread.
