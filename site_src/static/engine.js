@@ -8,7 +8,7 @@
 (function () {
   "use strict";
   // This script's own element, found by its address: document.currentScript is not relied on
-  // for an async script (a loaded CI machine once gave one with no address).
+  // for an async script (on a loaded machine it once gave an element with no address).
   var script = document.querySelector('script[src$="static/engine.js"]') || document.currentScript;
   var worker = new Worker(new URL("../app/engine_worker.mjs", script.src), {type: "module"});
   var waiting = new Map();
