@@ -16,7 +16,7 @@ from engine.game import new_game
 from engine.players import get_player
 from engine.record import COMPUTER_SEED
 from engine.stats import parse_stats
-from tests.e2e.test_game_play import lay
+from tests.e2e.test_game_play import lay, turn
 
 KEY_GAME = "cribbage.game.v1"
 KEY_STATS = "cribbage.stats.v1"
@@ -94,7 +94,7 @@ def discard(page):
 def step(page) -> str:
     """Make the person's next move, whatever it is; returns the decision that was made."""
     kind = wait_for_decision(page)
-    before = int(page.get_attribute("#game", "data-turn") or 0)
+    before = turn(page)
     if kind == "discard":
         discard(page)
     elif kind == "play":
