@@ -25,7 +25,9 @@ With three or four players it plays as hard does (engine.players.HardPlayer).
 
 from engine.cards import RANK_OF, SUIT_OF, VALUE_OF
 from engine.compat import round_to
+from engine.pegging_joint import JointSearch
 from engine.pegging_search import Leaf, Search
+from engine.reading import draw_hands, play_contexts
 from engine.players import HardPlayer, four_card_points, owns_crib, unseen_cards
 from engine.scoring import MAX_COUNT, show_total
 
@@ -93,6 +95,11 @@ class ExpertPlayer(HardPlayer):
     """Hard's discards; in the play, a search to the end of the play over sampled other hands."""
 
     name = "expert"
+    reader = True
+    read_play = True
+    joint = True
+    samples = 24
+    chooser = None
 
     def choose_play(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
         """Lay the card whose searched value, averaged over the samples, is best."""
@@ -133,17 +140,26 @@ class ExpertPlayer(HardPlayer):
         if len(fits) < held:
             fits = pool
         rng = self.rng(view, "play")
+        contexts = play_contexts(view["laid"], other) if self.read_play else None
         totals: dict = {}
         weight = 0
         memo: dict = {}
         nodes = 0
         far = True
-        for k in range(SAMPLES_MAX):
-            if k >= SAMPLES_MIN and nodes >= NODE_BUDGET:
+        leaves, hands = [], []
+        drawn = draw_hands(rng, pool, their_laid, held, floor, not is_dealer, contexts,
+                           self.samples) if self.joint else None
+        for k in range(self.samples if self.joint else SAMPLES_MAX):
+            if not self.joint and k >= SAMPLES_MIN and nodes >= NODE_BUDGET:
                 break
-            hand = self.likely_hand(rng, fits, held, their_laid, not is_dealer)
-            rest = [c for c in pool if c not in hand]
-            crib_rest = _draw(rng, rest, 2) if len(rest) >= 2 else []
+            if drawn is not None:
+                hand, crib_rest = drawn[k]
+            elif self.reader:
+                hand, crib_rest = draw_hands(rng, pool, their_laid, held, floor, not is_dealer, contexts, 1, 400)[0]
+            else:
+                hand = self.likely_hand(rng, fits, held, their_laid, not is_dealer)
+                rest = [c for c in pool if c not in hand]
+                crib_rest = _draw(rng, rest, 2) if len(rest) >= 2 else []
             theirs = tuple(sorted(RANK_OF[c] for c in hand))
             their_kept = hand + their_laid
             their_show = show_total(their_kept, starter) if len(their_kept) == 4 else 0
@@ -152,12 +168,18 @@ class ExpertPlayer(HardPlayer):
             shows = (my_show + crib_show, their_show) if is_dealer else (my_show, their_show + crib_show)
             leaf = Leaf(need, shows, pone)
             far = far and leaf.is_far
+            if self.joint:
+                leaves.append(leaf)
+                hands.append(theirs)
+                continue
             search = Search(leaf, memo if leaf.is_far else None)
             values = search.card_values(mine, theirs, seq, count, gone)
             nodes += search.nodes
             for r in values:
                 totals[r] = totals.get(r, 0.0) + values[r]
             weight += 1
+        if self.joint:
+            return JointSearch(leaves, self.chooser).card_values(mine, hands, seq, count, gone), far
         return {r: totals[r] / weight for r in totals}, far
 
     def likely_hand(self, rng, fits: list, held: int, their_laid: list, dealer: bool) -> list:
