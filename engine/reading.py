@@ -72,28 +72,29 @@ def keep_values(six: "Sequence[int]", dealer: bool) -> list:
     sums = _FOUR_SUMS
     ranks = [RANK_OF[c] for c in six]
     weights = [_WEIGHT[r] for r in ranks]
+    everything = weights[0] + weights[1] + weights[2] + weights[3] + weights[4] + weights[5]
     suits = [SUIT_OF[c] for c in six]
     in_suit = [0, 0, 0, 0]
     for s in suits:
         in_suit[s] += 1
-    jacks = [i for i in range(6) if ranks[i] == JACK]
+    nobs = [NOBS * (13 - in_suit[suits[i]]) if ranks[i] == JACK else 0 for i in range(6)]
+    all_nobs = nobs[0] + nobs[1] + nobs[2] + nobs[3] + nobs[4] + nobs[5]
+    flush = max(in_suit) >= 4
     sign = 1.0 if dealer else -1.0
     out = []
-    for k in range(15):
-        a, b, c, d = KEEPS[k]
-        x, y = THROWS[k]
-        key = weights[a] + weights[b] + weights[c] + weights[d]
+    for x, y in THROWS:
+        wx, wy = weights[x], weights[y]
+        key = everything - wx - wy
         total = sums.get(key)
         if total is None:
-            total = _four_sum(key, (ranks[a], ranks[b], ranks[c], ranks[d]), table)
-        points = total - table[key + weights[x]] - table[key + weights[y]]
-        s = suits[a]
-        if s == suits[b] and s == suits[c] and s == suits[d]:
-            same = 13 - in_suit[s]  # starters of the four's suit
-            points += FIVE_CARD_FLUSH * same + HAND_FLUSH * (STARTERS - same)
-        for i in jacks:
-            if i != x and i != y:
-                points += NOBS * (13 - in_suit[suits[i]])
+            total = _four_sum(key, [ranks[i] for i in range(6) if i != x and i != y], table)
+        points = total - table[key + wx] - table[key + wy] + all_nobs - nobs[x] - nobs[y]
+        if flush:
+            keep = [suits[i] for i in range(6) if i != x and i != y]
+            s = keep[0]
+            if s == keep[1] and s == keep[2] and s == keep[3]:
+                same = 13 - in_suit[s]  # starters of the four's suit
+                points += FIVE_CARD_FLUSH * same + HAND_FLUSH * (STARTERS - same)
         out.append(points / STARTERS + sign * crib[52 * six[x] + six[y]])
     return out
 
@@ -148,10 +149,16 @@ def draw_hands(rng, pool: "Sequence[int]", laid: "Sequence[int]", held: int, flo
         spent += 1
         six = laid + _draw(rng, pool, 6 - n)
         values = keep_values(six, dealer)
-        top = max(values)
-        weights = [keep_weight(top - v) for v in values]
+        top = max(values) - KEEP_SCALE
+        weights = []
         total = 0.0
-        for w in weights:
+        for v in values:  # keep_weight(max - v), inline
+            if v > top:
+                x = (v - top) / KEEP_SCALE
+                w = KEEP_FLOOR + x * x * x
+            else:
+                w = KEEP_FLOOR
+            weights.append(w)
             total += w
         fits = []
         share = 0.0
