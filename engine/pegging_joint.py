@@ -42,6 +42,12 @@ class JointSearch:
         self.need0, self.need1 = leaves[0].need
         self.memo: dict = {}
         self.nodes = 0
+        self.decided = False  # some line searched took a side home (its value is then no longer points)
+
+    def _won(self, n: int) -> float:
+        """The value of n samples won by side 0 (n < 0: lost); notes that the game was decided."""
+        self.decided = True
+        return WIN_VALUE * n
 
     def card_values(self, mine: "Sequence[int]", hands: "Sequence[Sequence[int]]", seq: "Sequence[int]",
                     count: int, gone: int = 0) -> dict:
@@ -69,11 +75,18 @@ class JointSearch:
             if self.far:
                 value = pts * n + self._future(rest, group, held, s2, total, 1, 0, gone)
             elif pts >= self.need0:
-                value = WIN_VALUE * n
+                value = self._won(n)
             else:
                 value = self._search(rest, group, held, s2, total, 1, 0, gone, pts, 0)
             out[r] = value / n
         return out
+
+    def play_value(self, mine: "Sequence[int]", hands: "Sequence[Sequence[int]]", turn: int) -> float:
+        """The average value to side 0 of a whole play to come, side turn leading (far from the
+        end: points pegged, side 0 less side 1)."""
+        group = tuple(range(len(hands)))
+        held = tuple(bytes(h) for h in hands)
+        return self._future(bytes(mine), group, held, b"", 0, turn, 1 - turn, 0) / len(group)
 
     def _future(self, h0, group, held, seq, count, turn, last, gone) -> float:
         """Points side 0 pegs less side 1 from here, summed over the group (nobody can win)."""
@@ -170,15 +183,18 @@ class JointSearch:
                     if last == 0:
                         p0 += 1
                         if p0 >= need0:
-                            return WIN_VALUE * n
+                            return self._won(n)
                     else:
                         p1 += 1
                         if p1 >= need1:
-                            return -WIN_VALUE * n
+                            return self._won(-n)
                 value = 0.0
                 leaves = self.leaves
                 for i in group:
-                    value += leaves[i].value(p0, p1)
+                    v = leaves[i].value(p0, p1)
+                    if v == WIN_VALUE or v == -WIN_VALUE:
+                        self.decided = True
+                    value += v
                 memo[key] = value
                 return value
             if count == MAX_COUNT:
@@ -218,11 +234,11 @@ class JointSearch:
             if last == 0:
                 p0 += 1
                 if p0 >= need0:
-                    return WIN_VALUE * n
+                    return self._won(n)
             else:
                 p1 += 1
                 if p1 >= need1:
-                    return -WIN_VALUE * n
+                    return self._won(-n)
             seq, count, gone = b"", 0, 0
             turn = 1 - last if (n1 if last == 0 else h0) else last
 
@@ -240,7 +256,7 @@ class JointSearch:
                 s2 = seq + _ONE[r]
                 pts = peg(s2, total)
                 if p0 + pts >= need0:
-                    best = WIN_VALUE * n
+                    best = self._won(n)
                     break
                 v = self._search(h0[:i] + h0[i + 1:], group, held, s2, total, 1, 0, gone, p0 + pts, p1)
                 if best is None or v > best:
@@ -249,7 +265,7 @@ class JointSearch:
             best = 0.0
             for r, part, hands in _split_choices(group, held, seq, count, need1 - p1, self.chooser):
                 if r < 0:  # these samples peg out
-                    best -= WIN_VALUE * len(part)
+                    best += self._won(-len(part))
                     continue
                 total = count + _VALUE[r]
                 s2 = seq + _ONE[r]

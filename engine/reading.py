@@ -106,7 +106,7 @@ def keep_cards(six: "Sequence[int]", k: int) -> list:
 
 KEEP_SCALE = 0.3  # a keep this far (points) below the best is never chosen by the model
 KEEP_FLOOR = 0.001  # the weight of any other keep: no hand is ruled out altogether
-DRAWS_BUDGET = 300  # sixes drawn for the samples of one decision at most
+DRAWS_PER_SAMPLE = 12  # sixes drawn for the samples of one decision at most, per sample
 
 
 def keep_weight(gap: float) -> float:
@@ -122,7 +122,7 @@ _HOLDING = tuple(tuple(k for k in range(15) if all(i in KEEPS[k] for i in range(
 
 
 def draw_hands(rng, pool: "Sequence[int]", laid: "Sequence[int]", held: int, floor: int, dealer: bool,
-               contexts: "list | None", wanted: int, budget: int = DRAWS_BUDGET) -> list:
+               contexts: "list | None", wanted: int, budget: "int | None" = None) -> list:
     """wanted samples of the other side's cards: (the cards it still holds, the two it threw).
 
     pool: the cards the viewer cannot see; laid: the cards the other side has laid this hand,
@@ -136,12 +136,15 @@ def draw_hands(rng, pool: "Sequence[int]", laid: "Sequence[int]", held: int, flo
     weights), and then with the chance that a careful player holding them laid what it laid
     (``play_likelihood``): rejection sampling, so the samples are as likely as the model makes
     them. When budget draws are spent first (the other side played unlike the model), the
-    samples still missing are drawn from the fours kept so far, in proportion to their
+    samples still missing (budget: DRAWS_PER_SAMPLE draws a sample unless given) are drawn
+    from the fours kept so far, in proportion to their
     likelihood of the play; with none kept, from the cards over the floor.
     """
     laid = list(laid)
     n = len(laid)
     holding = _HOLDING[n]
+    if budget is None:
+        budget = DRAWS_PER_SAMPLE * wanted
     out = []
     kept = []  # (likelihood of the play, hand, thrown) of every four the discard kept
     spent = 0

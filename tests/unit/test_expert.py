@@ -153,29 +153,3 @@ def test_home_at_the_show_it_keeps_the_other_side_from_pegging_two():
         tried += 1
         card = get_player("expert", seed=tried).choose(view, view["legal_actions"])["card"]
         assert card in safe, (hand, lead, reply, starter)
-
-
-def test_a_careful_keep_is_likelier_than_chance():
-    """Fours that show points are what careful players keep; the dealer throws its fives away."""
-    from engine.cards import parse_cards
-    from engine.expert import keep_likelihood
-
-    assert keep_likelihood(parse_cards("5H 5S JD 4C"), dealer=False) > 1.0
-    assert keep_likelihood(parse_cards("AC 3D 8H KS"), dealer=False) < 0.2
-    assert keep_likelihood(parse_cards("7C 8D 9H KS"), dealer=True) > keep_likelihood(parse_cards("AC 3D 8H KS"), True)
-    assert keep_likelihood(parse_cards("5C 5D 9H KS"), dealer=True) < keep_likelihood(parse_cards("5C 5D 9H KS"), False)
-
-
-def test_sampled_hands_lean_to_what_a_careful_player_keeps():
-    """Hands drawn for the other side show more points than hands drawn blind."""
-    from engine.expert import _draw
-    from engine.fairdeal import keyed_generator
-    from engine.players import four_card_points
-
-    player = ExpertPlayer(seed=1)
-    pool = list(range(52))
-    blind = keyed_generator("blind")
-    likely = keyed_generator("likely")
-    drawn = [four_card_points(_draw(blind, pool, 4)) for _ in range(400)]
-    read = [four_card_points(player.likely_hand(likely, pool, 4, [], True)) for _ in range(400)]
-    assert sum(read) > 1.5 * sum(drawn)
