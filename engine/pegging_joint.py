@@ -33,11 +33,10 @@ class JointSearch:
     reached in different orders are searched once.
     """
 
-    def __init__(self, leaves: list, chooser=None) -> None:
-        """Prepare the search; leaves[i] values the end of the play in sample i; chooser(hand,
-        seq, count): the index in hand of the card side 1 lays (default model_choice)."""
+    def __init__(self, leaves: list) -> None:
+        """Prepare the search; leaves[i] values the end of the play in sample i (at most 255
+        samples: a group of samples is the bytes of their numbers)."""
         self.leaves = leaves
-        self.chooser = chooser or model_choice
         self.far = all(leaf.is_far for leaf in leaves)
         self.need0, self.need1 = leaves[0].need
         self.memo: dict = {}
@@ -58,7 +57,7 @@ class JointSearch:
         go in this count. Returns {rank: value}.
         """
         mine, seq = bytes(mine), bytes(seq)
-        group = tuple(range(len(hands)))
+        group = bytes(range(len(hands)))
         held = tuple(bytes(h) for h in hands)
         n = len(group)
         out = {}
@@ -84,7 +83,7 @@ class JointSearch:
     def play_value(self, mine: "Sequence[int]", hands: "Sequence[Sequence[int]]", turn: int) -> float:
         """The average value to side 0 of a whole play to come, side turn leading (far from the
         end: points pegged, side 0 less side 1)."""
-        group = tuple(range(len(hands)))
+        group = bytes(range(len(hands)))
         held = tuple(bytes(h) for h in hands)
         return self._future(bytes(mine), group, held, b"", 0, turn, 1 - turn, 0) / len(group)
 
@@ -158,7 +157,7 @@ class JointSearch:
                     best = v
         else:
             best = 0.0
-            for r, part, hands in _split_choices(group, held, seq, count, 0, self.chooser):
+            for r, part, hands in _split_choices(group, held, seq, count):
                 total = count + _VALUE[r]
                 s2 = seq + _ONE[r]
                 best += self._future(h0, part, hands, s2, total, 0, 1, gone) - peg(s2, total) * len(part)
@@ -263,7 +262,7 @@ class JointSearch:
                     best = v
         else:
             best = 0.0
-            for r, part, hands in _split_choices(group, held, seq, count, need1 - p1, self.chooser):
+            for r, part, hands in _split_choices(group, held, seq, count, need1 - p1):
                 if r < 0:  # these samples peg out
                     best += self._won(-len(part))
                     continue
@@ -274,7 +273,7 @@ class JointSearch:
         return best
 
 
-def _split_fits(group: tuple, held: tuple, room: int):
+def _split_fits(group: bytes, held: tuple, room: int):
     """None when every sample's side 1 has a card of value room or less, False when none has,
     else the two groups ((samples, hands) that can lay one, then those that cannot)."""
     can = 0
@@ -294,13 +293,12 @@ def _split_fits(group: tuple, held: tuple, room: int):
         else:
             no.append(group[j])
             no_hands.append(h)
-    return ((tuple(yes), tuple(yes_hands)), (tuple(no), tuple(no_hands)))
+    return ((bytes(yes), tuple(yes_hands)), (bytes(no), tuple(no_hands)))
 
 
-def _split_choices(group: tuple, held: tuple, seq: bytes, count: int, need: int, chooser) -> list:
+def _split_choices(group: bytes, held: tuple, seq: bytes, count: int, need: int = 0) -> list:
     """The samples grouped by the rank side 1 lays in each (model_choice), lowest rank first:
-    (rank, samples, their hands after it), chooser(hand, seq, count) giving the index of the
-    card. With need > 0, samples holding a card that pegs need
+    (rank, samples, their hands after it). With need > 0, samples holding a card that pegs need
     points or more come first, as rank -1 (they peg out)."""
     by_rank: dict = {}
     out_group = []
@@ -316,15 +314,15 @@ def _split_choices(group: tuple, held: tuple, seq: bytes, count: int, need: int,
             if wins:
                 out_group.append(group[j])
                 continue
-        i = chooser(h, seq, count)
+        i = model_choice(h, seq, count)
         r = h[i]
         entry = by_rank.get(r)
         if entry is None:
             entry = by_rank[r] = ([], [])
         entry[0].append(group[j])
         entry[1].append(h[:i] + h[i + 1:])
-    out = [(-1, tuple(out_group), ())] if out_group else []
+    out = [(-1, bytes(out_group), ())] if out_group else []
     for r in sorted(by_rank):
         part, hands = by_rank[r]
-        out.append((r, tuple(part), tuple(hands)))
+        out.append((r, bytes(part), tuple(hands)))
     return out

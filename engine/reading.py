@@ -298,18 +298,6 @@ def careful_prices(hand: "Sequence[int]", seq: bytes, count: int) -> list:
     return out
 
 
-def careful_choice(hand: bytes, seq: bytes, count: int) -> int:
-    """The index in hand (sorted ranks, one fits) of the card careful_prices likes best (ties: the
-    lower rank)."""
-    best = -1
-    best_price = 0.0
-    for price, r in careful_prices(hand, seq, count):
-        if best < 0 or price > best_price:
-            best_price = price
-            best = r
-    return hand.index(best)
-
-
 def _split(six: list, k: int, n: int) -> "tuple[list, list]":
     """The cards keep k of six still holds (past the n laid) and the two it throws."""
     return [six[i] for i in KEEPS[k] if i >= n], [six[i] for i in THROWS[k]]
