@@ -3,16 +3,18 @@
 The site is built into a private folder with a few extra pages under bench/:
 
 - floor/: the least any page of this design can do before it can play. A plain Web Worker
-  loads the vendored MicroPython, writes the engine's bytecode (the files bench/engine.toml
-  lists) into its file system, imports the engine and deals a hand (engine.api's new_game); no
-  PyScript, no UI. Every page's figure is also printed as a ratio to it.
+  loads the vendored MicroPython and the engine's pack (app/engine.pack) at once, writes the
+  pack's files into MicroPython's file system, imports the engine and deals a hand (engine.api's
+  new_game); no PyScript, no UI. Every page's figure is also printed as a ratio to it.
 - site-worker-floor/: the same through the pages' own plumbing (static/engine.js starting
   app/engine_worker.mjs), with no UI: what the pages' worker costs on top of the floor.
 - pyscript-floor/: the same through PyScript's own worker plumbing (a `<script type="mpy"
-  worker>` running app/worker.py with bench/engine.toml, and a one-line MicroPython script on the
-  page that asks it to deal): the alternative to the pages' worker, kept measured beside it.
-- ui-floor/: PyScript with MicroPython running a one-line script, no worker: its longest
-  main-thread block is PyScript's own bootstrap block, which every page pays.
+  worker>` running app/worker.py with bench/engine.toml listing the pack's files, written out one
+  by one under bench/engine/, and a one-line MicroPython script on the page that asks it to deal):
+  the alternative to the pages' worker, kept measured beside it.
+- ui-floor/: PyScript with MicroPython running a one-line script, no worker, the plugins no page
+  uses left out as the pages leave them out: its longest main-thread block is PyScript's own
+  bootstrap block, which every page pays.
 - decide/: the engine's worker as the pages use it (static/engine.js), timing hard's decisions: each call of
   computer_move (the reply included) while hard-vs-hard games are played through the endpoints.
 
@@ -53,7 +55,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
-from site_src.builder import serve  # noqa: E402
+from site_src.builder import browser_python, serve  # noqa: E402
 
 OUT = ROOT / ".bench" / "load.json"
 CHROMIUM = "/usr/bin/chromium"
@@ -124,21 +126,17 @@ worker.onmessage = (event) => {
 FLOOR_WORKER = """
 import {loadMicroPython} from "../../runtime/micropython/micropython.mjs";
 try {
-  const app = new URL("../", import.meta.url);
-  const [mp, files] = await Promise.all([
+  const app = new URL("../../app/", import.meta.url);
+  const [mp, pack] = await Promise.all([
     loadMicroPython({url: new URL("../runtime/micropython/micropython.wasm", app).href}),
-    fetch(new URL("engine.toml", app)).then((r) => r.text()).then((toml) =>
-      Promise.all([...toml.matchAll(/^"([^"]+)" = "([^"]+)"$/gm)].map(async ([, source, target]) =>
-        [target, new Uint8Array(await (await fetch(new URL(source, app))).arrayBuffer())]))),
+    fetch(new URL("engine.pack", app)).then((r) => r.arrayBuffer()).then((b) => new Uint8Array(b)),
   ]);
-  for (const [target, data] of files) {
-    const path = target.replace(/^[.][/]/, "/");
-    let folder = "";
-    for (const part of path.split("/").slice(1, -1)) {
-      folder += "/" + part;
-      try { mp.FS.mkdir(folder); } catch (error) {}
-    }
-    mp.FS.writeFile(path, data);
+  const end = pack.indexOf(10);  // a pack: a line of JSON [[path, size], ...], then the bytes
+  let at = end + 1;
+  for (const [path, size] of JSON.parse(new TextDecoder().decode(pack.subarray(0, end)))) {
+    const dirs = path.split("/").slice(1, -1);
+    dirs.forEach((_, i) => { try { mp.FS.mkdir("/" + dirs.slice(0, i + 1).join("/")); } catch (error) {} });
+    mp.FS.writeFile(path, pack.subarray(at, at += size));
   }
   mp.runPython(`import sys
 sys.path.insert(0, "/")
@@ -236,8 +234,8 @@ js.document.documentElement.setAttribute("data-ui", "ready")
 </script></body>
 </html>
 """
-FLOOR_TOML = """interpreter = "../../runtime/micropython/micropython.mjs"
-plugins = ["!error"]
+FLOOR_TOML = f"""interpreter = "../../runtime/micropython/micropython.mjs"
+plugins = {json.dumps(browser_python.plugins(""))}
 """
 
 
@@ -338,12 +336,16 @@ def start_server(directory: Path, meter: Meter) -> tuple[ThreadingHTTPServer, st
 def prepare_site(folder: Path) -> tuple[Path, list]:
     """Build the site into ``folder`` and add the bench pages; returns (site, pages)."""
     site = build.build(folder / "dist", quiet=True)
-    engine_files = sorted(p.relative_to(site / "engine").as_posix() for p in (site / "engine").rglob("*")
-                          if p.suffix in (".mpy", ".bin"))
     (site / "bench").mkdir()
+    engine_files = []  # PyScript's worker takes files one by one: the engine's pack written out
+    for path, data in browser_python.engine_worker_files(site):
+        if path.startswith("/engine/"):
+            (site / "bench" / path[1:]).parent.mkdir(parents=True, exist_ok=True)
+            (site / "bench" / path[1:]).write_bytes(data)
+            engine_files.append(path[len("/engine/"):])
     (site / "bench" / "engine.toml").write_text("\n".join(
         ['interpreter = "../runtime/micropython/micropython.mjs"', "sync_main_only = true",
-         'plugins = ["!error"]', "", "[files]", *(f'"../engine/{f}" = "./engine/{f}"' for f in engine_files)])
+         'plugins = ["!error"]', "", "[files]", *(f'"./engine/{f}" = "./engine/{f}"' for f in engine_files)])
         + "\n", encoding="utf-8")
     extra = {
         "floor": {"index.html": FLOOR_HTML, "floor.js": FLOOR_JS, "floor-worker.mjs": FLOOR_WORKER},

@@ -184,7 +184,7 @@ def endpoint_vectors():
     return [
         ("ping", {}), ("ping", {"echo": {"a": [1, 2.5, None, "é"]}}), ("ping", "not json"), ("ping", "[1]"),
         ("no_such_endpoint", {}),
-        ("warm_up", {}),
+        ("warm_up", {}), ("warm_up", {"page": "game"}), ("warm_up", {"page": "calculator"}),
         ("score_hand", {"hand": hand, "starter": "5C"}),
         ("score_hand", {"hand": "4H 5H 6H 7H", "starter": "8H", "crib": True}),
         ("score_hand", {"cards": "7C 8D 8S 9H KC"}), ("score_hand", {"cards": ["AC", "2C", "3C", "4C", "5D"]}),
