@@ -28,7 +28,10 @@ Targets (each with what "ready" means):
 Scenarios, medians of RUNS (5) each: cold (a fresh browser profile every run, local link);
 slow (the same over a shared 20 Mbit/s link with 40 ms per request, paced by the server);
 warm (one persistent profile visited once first, the service worker installed, then every run
-a newly started browser on that profile: what a returning visitor waits).
+a newly started browser on that profile: what a returning visitor waits); tab (the same profile,
+each run a new tab of a browser already running: a returning visitor whose browser is open).
+Cold and slow loads of all the targets are taken in turns, run by run, so the ratios to the
+floor hold on a machine whose load drifts.
 
 Bytes are counted at the server (headers and bodies as sent: compression and 304s count as
 what they are) until the page is ready. The longest main-thread block comes from a
@@ -182,8 +185,6 @@ while decisions < __DECISIONS__:
     game += 1
     reply = json.loads(await engine.call("new_game", json.dumps({"difficulty": "hard", "seed": "decide-%d" % game})))
     result = reply["result"]
-    if game == 1:
-        await engine.call("warm_up", "{}")  # as bridge.py does after the page's first call
     while result["awaiting"] != "over" and decisions < __DECISIONS__:
         ask = {"game": result["game"], "difficulty": "hard"}
         if result["awaiting"] == "computer":
@@ -380,21 +381,27 @@ def load_once(page, url: str, meter: Meter) -> dict:
     return {"ms": figures["ready"], "bytes": sent, "requests": requests, "longest_ms": figures["longest"]}
 
 
-def measure_cold(browser, base: str, path: str, ready: str, meter: Meter, rate: float = 0.0,
-                 latency: float = 0.0) -> list[dict]:
-    results = []
+def measure_cold(browser, base: str, measured: list, meter: Meter, rate: float = 0.0,
+                 latency: float = 0.0) -> dict[str, list[dict]]:
+    """RUNS cold loads of every target, taken in turns (one of each, then again), so that a
+    machine growing busier or quieter meanwhile weighs on every figure alike."""
+    results: dict[str, list[dict]] = {name: [] for name, _, _ in measured}
     for _ in range(RUNS):
-        context = browser.new_context(service_workers="block")
-        context.add_init_script(init_script(ready))
-        page = context.new_page()
-        meter.reset(rate, latency)
-        results.append(load_once(page, base + path, meter))
-        context.close()
-        meter.reset()
+        for name, path, ready in measured:
+            context = browser.new_context(service_workers="block")
+            context.add_init_script(init_script(ready))
+            page = context.new_page()
+            meter.reset(rate, latency)
+            results[name].append(load_once(page, base + path, meter))
+            context.close()
+            meter.reset()
     return results
 
 
-def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter) -> list[dict]:
+def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter) -> dict[str, list[dict]]:
+    """A returning visitor: one persistent profile visited once first (caches filled, the service
+    worker installed), then RUNS loads each in a newly started browser on that profile
+    ("warm"), and RUNS more each in a new tab of a browser already running ("tab")."""
     profile = Path(tempfile.mkdtemp(prefix="bench-profile-"))
     try:
         def session():
@@ -412,12 +419,20 @@ def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter) -> 
         ])""")
         page.wait_for_timeout(1000)
         context.close()
-        results = []
+        results: dict[str, list[dict]] = {"warm": [], "tab": []}
         for _ in range(RUNS):
             context, page = session()
             meter.reset()
-            results.append(load_once(page, base + path, meter))
+            results["warm"].append(load_once(page, base + path, meter))
             context.close()
+        context, page = session()
+        load_once(page, base + path, meter)
+        for _ in range(RUNS):
+            tab = context.new_page()
+            meter.reset()
+            results["tab"].append(load_once(tab, base + path, meter))
+            tab.close()
+        context.close()
         return results
     finally:
         shutil.rmtree(profile, ignore_errors=True)
@@ -510,18 +525,20 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 floor = None
-                for name, path, ready in measured:
-                    report["pages"][name] = figures = {}
-                    figures["cold"] = summary(measure_cold(browser, base, path, ready, meter))
-                    show(name, "cold", figures["cold"], floor)
-                    figures["slow"] = summary(measure_cold(browser, base, path, ready, meter,
-                                                           SLOW_BITS_PER_S / 8, SLOW_LATENCY_S))
-                    show(name, "slow", figures["slow"], floor)
+                cold = measure_cold(browser, base, measured, meter)
+                slow = measure_cold(browser, base, measured, meter, SLOW_BITS_PER_S / 8, SLOW_LATENCY_S)
+                for name, _, _ in measured:
+                    report["pages"][name] = figures = {"cold": summary(cold[name]), "slow": summary(slow[name])}
                     floor = floor or figures
+                    show(name, "cold", figures["cold"], floor)
+                    show(name, "slow", figures["slow"], floor)
                 browser.close()
                 for name, path, ready in measured:
-                    report["pages"][name]["warm"] = summary(measure_warm(playwright, base, path, ready, meter))
-                    show(name, "warm", report["pages"][name]["warm"], floor)
+                    for case, runs in measure_warm(playwright, base, path, ready, meter).items():
+                        report["pages"][name][case] = summary(runs)
+                for case in ("warm", "tab"):
+                    for name, _, _ in measured:
+                        show(name, case, report["pages"][name][case], floor)
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 decisions = report["decisions"] = decision_times(browser, base)
                 print(f"\nHard's decisions in the engine's worker (computer_move, reply included), ms; "

@@ -26,6 +26,8 @@ saves it; ``pump`` shows each event (table_flow.show_event) on the display model
 the next decision (table_prompt.set_waiting).
 """
 
+import asyncio
+
 from pyscript import document
 
 import board
@@ -220,7 +222,9 @@ def on_take_back(game_json):
 
 async def begin():
     """Put the first game on the table, then fill the statistics below it (their engine calls
-    wait until the first decision is on offer)."""
+    wait until the first decision is on offer). It starts after a turn of the event loop, so
+    binding the page and drawing the first table are two tasks on the main thread, not one."""
+    await asyncio.sleep(0)
     await first_table()
     render_stats()
 
