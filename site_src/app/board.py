@@ -218,8 +218,9 @@ def board_svg(target, lanes):
 
 
 def _ensure_css():
-    """Link board.css if the page has not (pages that show the board may link it themselves)."""
-    if document.querySelector('link[href$="board.css"]') is not None:
+    """Link board.css if the page has not (pages that show the board link it themselves, most
+    often inside the page's joined stylesheet, whose link lists the sheets it holds)."""
+    if document.querySelector('link[href$="board.css"], link[data-sheets~="board"]') is not None:
         return
     link = document.createElement("link")
     link.rel = "stylesheet"
