@@ -37,6 +37,7 @@ from site_src.builder.pages import Page, load_pages, nav_links
 from site_src.builder.render import Renderer, make_environment, page_context
 from site_src.builder.runtime import EDITOR_SCRIPT, editor_preloads, runtime_preloads, vendor_runtime, with_preloads
 from site_src.builder.security import with_csp
+from site_src.builder.styles import with_style_bundle, write_style_bundles
 from site_src.builder.serve import serve
 from site_src.builder.settings import BuildError, in_project, report_url, site_url
 from site_src.scoresheet import write_score_sheets
@@ -65,7 +66,8 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     }
 
     # Render everything before touching out_dir, so a failing build leaves the last good one.
-    rendered = render_pages(pages, env, links, frame)
+    bundles: dict[str, list[str]] = {}  # joined stylesheets: file name -> the sheets in it
+    rendered = render_pages(pages, env, links, frame, bundles)
     not_found = render_not_found(env, links, frame, has_home="index" in links.slugs)
     links.check_anchors({page.slug: rendered[page.output] for page in pages})
 
@@ -73,6 +75,7 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     copy_tree(settings.STATIC_DIR, out / "static")
     with (out / "static" / "site.css").open("a", encoding="utf-8") as css:
         css.write("\n" + providers.heat_css())
+    write_style_bundles(out / "static", bundles)
     write_score_sheets(out / "downloads")
     vendor_runtime(out)
     write_python_files(out)
@@ -93,9 +96,11 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     return out
 
 
-def render_pages(pages: list[Page], env: jinja2.Environment, links: Links, frame: dict) -> dict[str, str]:
+def render_pages(pages: list[Page], env: jinja2.Environment, links: Links, frame: dict,
+                 bundles: dict[str, list[str]]) -> dict[str, str]:
     """Each page's finished HTML by its file in dist/: its template filled, links made relative,
-    the runtime preloaded where PyScript starts, its Content-Security-Policy in place."""
+    its stylesheets joined into one (recorded in ``bundles``), the runtime preloaded where
+    PyScript starts, its Content-Security-Policy in place."""
     renderer = Renderer(providers.PROVIDERS)
     preloads = runtime_preloads()
     editor = preloads + editor_preloads()
@@ -109,7 +114,7 @@ def render_pages(pages: list[Page], env: jinja2.Environment, links: Links, frame
             )
         except jinja2.TemplateError as error:
             raise BuildError(f"{page.source}: template {page.template}.html: {type(error).__name__}: {error}") from None
-        text = links.rewrite(text, page.depth, page.output)
+        text = with_style_bundle(links.rewrite(text, page.depth, page.output), bundles)
         text = with_preloads(text, editor if EDITOR_SCRIPT in text else preloads)
         rendered[page.output] = with_csp(text, page.output)
     return rendered

@@ -3,16 +3,18 @@
 The site is built into a private folder with a few extra pages under bench/:
 
 - floor/: the least any page of this design can do before it can play. A plain Web Worker
-  loads the vendored MicroPython, writes the engine's bytecode (the files bench/engine.toml
-  lists) into its file system, imports the engine and deals a hand (engine.api's new_game); no
-  PyScript, no UI. Every page's figure is also printed as a ratio to it.
+  loads the vendored MicroPython and the engine's pack (app/engine.pack) at once, writes the
+  pack's files into MicroPython's file system, imports the engine and deals a hand (engine.api's
+  new_game); no PyScript, no UI. Every page's figure is also printed as a ratio to it.
 - site-worker-floor/: the same through the pages' own plumbing (static/engine.js starting
   app/engine_worker.mjs), with no UI: what the pages' worker costs on top of the floor.
 - pyscript-floor/: the same through PyScript's own worker plumbing (a `<script type="mpy"
-  worker>` running app/worker.py with bench/engine.toml, and a one-line MicroPython script on the
-  page that asks it to deal): the alternative to the pages' worker, kept measured beside it.
-- ui-floor/: PyScript with MicroPython running a one-line script, no worker: its longest
-  main-thread block is PyScript's own bootstrap block, which every page pays.
+  worker>` running app/worker.py with bench/engine.toml listing the pack's files, written out one
+  by one under bench/engine/, and a one-line MicroPython script on the page that asks it to deal):
+  the alternative to the pages' worker, kept measured beside it.
+- ui-floor/: PyScript with MicroPython running a one-line script, no worker, the plugins no page
+  uses left out as the pages leave them out: its longest main-thread block is PyScript's own
+  bootstrap block, which every page pays.
 - decide/: the engine's worker as the pages use it (static/engine.js), timing hard's decisions: each call of
   computer_move (the reply included) while hard-vs-hard games are played through the endpoints.
 
@@ -26,7 +28,10 @@ Targets (each with what "ready" means):
 Scenarios, medians of RUNS (5) each: cold (a fresh browser profile every run, local link);
 slow (the same over a shared 20 Mbit/s link with 40 ms per request, paced by the server);
 warm (one persistent profile visited once first, the service worker installed, then every run
-a newly started browser on that profile: what a returning visitor waits).
+a newly started browser on that profile: what a returning visitor waits); tab (the same profile,
+each run a new tab of a browser already running: a returning visitor whose browser is open).
+Cold and slow loads of all the targets are taken in turns, run by run, so the ratios to the
+floor hold on a machine whose load drifts.
 
 Bytes are counted at the server (headers and bodies as sent: compression and 304s count as
 what they are) until the page is ready. The longest main-thread block comes from a
@@ -53,7 +58,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
-from site_src.builder import serve  # noqa: E402
+from site_src.builder import browser_python, serve  # noqa: E402
 
 OUT = ROOT / ".bench" / "load.json"
 CHROMIUM = "/usr/bin/chromium"
@@ -124,21 +129,17 @@ worker.onmessage = (event) => {
 FLOOR_WORKER = """
 import {loadMicroPython} from "../../runtime/micropython/micropython.mjs";
 try {
-  const app = new URL("../", import.meta.url);
-  const [mp, files] = await Promise.all([
+  const app = new URL("../../app/", import.meta.url);
+  const [mp, pack] = await Promise.all([
     loadMicroPython({url: new URL("../runtime/micropython/micropython.wasm", app).href}),
-    fetch(new URL("engine.toml", app)).then((r) => r.text()).then((toml) =>
-      Promise.all([...toml.matchAll(/^"([^"]+)" = "([^"]+)"$/gm)].map(async ([, source, target]) =>
-        [target, new Uint8Array(await (await fetch(new URL(source, app))).arrayBuffer())]))),
+    fetch(new URL("engine.pack", app)).then((r) => r.arrayBuffer()).then((b) => new Uint8Array(b)),
   ]);
-  for (const [target, data] of files) {
-    const path = target.replace(/^[.][/]/, "/");
-    let folder = "";
-    for (const part of path.split("/").slice(1, -1)) {
-      folder += "/" + part;
-      try { mp.FS.mkdir(folder); } catch (error) {}
-    }
-    mp.FS.writeFile(path, data);
+  const end = pack.indexOf(10);  // a pack: a line of JSON [[path, size], ...], then the bytes
+  let at = end + 1;
+  for (const [path, size] of JSON.parse(new TextDecoder().decode(pack.subarray(0, end)))) {
+    const dirs = path.split("/").slice(1, -1);
+    dirs.forEach((_, i) => { try { mp.FS.mkdir("/" + dirs.slice(0, i + 1).join("/")); } catch (error) {} });
+    mp.FS.writeFile(path, pack.subarray(at, at += size));
   }
   mp.runPython(`import sys
 sys.path.insert(0, "/")
@@ -184,8 +185,6 @@ while decisions < __DECISIONS__:
     game += 1
     reply = json.loads(await engine.call("new_game", json.dumps({"difficulty": "hard", "seed": "decide-%d" % game})))
     result = reply["result"]
-    if game == 1:
-        await engine.call("warm_up", "{}")  # as bridge.py does after the page's first call
     while result["awaiting"] != "over" and decisions < __DECISIONS__:
         ask = {"game": result["game"], "difficulty": "hard"}
         if result["awaiting"] == "computer":
@@ -236,8 +235,8 @@ js.document.documentElement.setAttribute("data-ui", "ready")
 </script></body>
 </html>
 """
-FLOOR_TOML = """interpreter = "../../runtime/micropython/micropython.mjs"
-plugins = ["!error"]
+FLOOR_TOML = f"""interpreter = "../../runtime/micropython/micropython.mjs"
+plugins = {json.dumps(browser_python.plugins(""))}
 """
 
 
@@ -338,12 +337,16 @@ def start_server(directory: Path, meter: Meter) -> tuple[ThreadingHTTPServer, st
 def prepare_site(folder: Path) -> tuple[Path, list]:
     """Build the site into ``folder`` and add the bench pages; returns (site, pages)."""
     site = build.build(folder / "dist", quiet=True)
-    engine_files = sorted(p.relative_to(site / "engine").as_posix() for p in (site / "engine").rglob("*")
-                          if p.suffix in (".mpy", ".bin"))
     (site / "bench").mkdir()
+    engine_files = []  # PyScript's worker takes files one by one: the engine's pack written out
+    for path, data in browser_python.engine_worker_files(site):
+        if path.startswith("/engine/"):
+            (site / "bench" / path[1:]).parent.mkdir(parents=True, exist_ok=True)
+            (site / "bench" / path[1:]).write_bytes(data)
+            engine_files.append(path[len("/engine/"):])
     (site / "bench" / "engine.toml").write_text("\n".join(
         ['interpreter = "../runtime/micropython/micropython.mjs"', "sync_main_only = true",
-         'plugins = ["!error"]', "", "[files]", *(f'"../engine/{f}" = "./engine/{f}"' for f in engine_files)])
+         'plugins = ["!error"]', "", "[files]", *(f'"./engine/{f}" = "./engine/{f}"' for f in engine_files)])
         + "\n", encoding="utf-8")
     extra = {
         "floor": {"index.html": FLOOR_HTML, "floor.js": FLOOR_JS, "floor-worker.mjs": FLOOR_WORKER},
@@ -378,21 +381,27 @@ def load_once(page, url: str, meter: Meter) -> dict:
     return {"ms": figures["ready"], "bytes": sent, "requests": requests, "longest_ms": figures["longest"]}
 
 
-def measure_cold(browser, base: str, path: str, ready: str, meter: Meter, rate: float = 0.0,
-                 latency: float = 0.0) -> list[dict]:
-    results = []
+def measure_cold(browser, base: str, measured: list, meter: Meter, rate: float = 0.0,
+                 latency: float = 0.0) -> dict[str, list[dict]]:
+    """RUNS cold loads of every target, taken in turns (one of each, then again), so that a
+    machine growing busier or quieter meanwhile weighs on every figure alike."""
+    results: dict[str, list[dict]] = {name: [] for name, _, _ in measured}
     for _ in range(RUNS):
-        context = browser.new_context(service_workers="block")
-        context.add_init_script(init_script(ready))
-        page = context.new_page()
-        meter.reset(rate, latency)
-        results.append(load_once(page, base + path, meter))
-        context.close()
-        meter.reset()
+        for name, path, ready in measured:
+            context = browser.new_context(service_workers="block")
+            context.add_init_script(init_script(ready))
+            page = context.new_page()
+            meter.reset(rate, latency)
+            results[name].append(load_once(page, base + path, meter))
+            context.close()
+            meter.reset()
     return results
 
 
-def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter) -> list[dict]:
+def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter) -> dict[str, list[dict]]:
+    """A returning visitor: one persistent profile visited once first (caches filled, the service
+    worker installed), then RUNS loads each in a newly started browser on that profile
+    ("warm"), and RUNS more each in a new tab of a browser already running ("tab")."""
     profile = Path(tempfile.mkdtemp(prefix="bench-profile-"))
     try:
         def session():
@@ -410,12 +419,20 @@ def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter) -> 
         ])""")
         page.wait_for_timeout(1000)
         context.close()
-        results = []
+        results: dict[str, list[dict]] = {"warm": [], "tab": []}
         for _ in range(RUNS):
             context, page = session()
             meter.reset()
-            results.append(load_once(page, base + path, meter))
+            results["warm"].append(load_once(page, base + path, meter))
             context.close()
+        context, page = session()
+        load_once(page, base + path, meter)
+        for _ in range(RUNS):
+            tab = context.new_page()
+            meter.reset()
+            results["tab"].append(load_once(tab, base + path, meter))
+            tab.close()
+        context.close()
         return results
     finally:
         shutil.rmtree(profile, ignore_errors=True)
@@ -508,18 +525,20 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 floor = None
-                for name, path, ready in measured:
-                    report["pages"][name] = figures = {}
-                    figures["cold"] = summary(measure_cold(browser, base, path, ready, meter))
-                    show(name, "cold", figures["cold"], floor)
-                    figures["slow"] = summary(measure_cold(browser, base, path, ready, meter,
-                                                           SLOW_BITS_PER_S / 8, SLOW_LATENCY_S))
-                    show(name, "slow", figures["slow"], floor)
+                cold = measure_cold(browser, base, measured, meter)
+                slow = measure_cold(browser, base, measured, meter, SLOW_BITS_PER_S / 8, SLOW_LATENCY_S)
+                for name, _, _ in measured:
+                    report["pages"][name] = figures = {"cold": summary(cold[name]), "slow": summary(slow[name])}
                     floor = floor or figures
+                    show(name, "cold", figures["cold"], floor)
+                    show(name, "slow", figures["slow"], floor)
                 browser.close()
                 for name, path, ready in measured:
-                    report["pages"][name]["warm"] = summary(measure_warm(playwright, base, path, ready, meter))
-                    show(name, "warm", report["pages"][name]["warm"], floor)
+                    for case, runs in measure_warm(playwright, base, path, ready, meter).items():
+                        report["pages"][name][case] = summary(runs)
+                for case in ("warm", "tab"):
+                    for name, _, _ in measured:
+                        show(name, case, report["pages"][name][case], floor)
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 decisions = report["decisions"] = decision_times(browser, base)
                 print(f"\nHard's decisions in the engine's worker (computer_move, reply included), ms; "

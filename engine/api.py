@@ -462,19 +462,31 @@ def stats_record(request: dict) -> dict:
     return {"stats": updated, "recorded": updated["games"] != current["games"], "summary": summary}
 
 
-WARM_UP_MODULES = ("engine.host", "engine.analysis", "engine.players", "engine.stats")
-"""What the pages' calls import (the game and its opponents; the calculator's analysis; statistics)."""
+WARM_UP_MODULES = {
+    "game": ("engine.host", "engine.analysis", "engine.players", "engine.stats"),
+    "calculator": ("engine.analysis",),
+    "verifier": ("engine.fairdeal",),
+    "replay": ("engine.replay", "engine.share"),
+}
+"""What each page's calls import (the game and its opponents, the calculator's analysis, the
+verifier's deal, the replay's codes); a request naming no page warms them all."""
 
 
 @endpoint
 def warm_up(request: dict) -> dict:
-    """Import the modules and load the tables the pages' later calls need, so they answer at once.
+    """Import the modules and build the tables a page's calls need, so they answer at once.
 
-    The page sends this after its first call, while the player looks at the cards.
+    ``page`` ("game", "calculator", "verifier" or "replay"; any other or none means all of them)
+    chooses what. The engine's worker runs this as soon as it has started, while the page's own
+    Python is still starting.
     """
-    for name in WARM_UP_MODULES:
+    page = request.get("page")
+    names = WARM_UP_MODULES.get(page) if isinstance(page, str) else None
+    if names is None:
+        names = sorted(set(name for group in WARM_UP_MODULES.values() for name in group))
+    for name in names:
         __import__(name)
     from engine import scoring
 
     scoring.build_tables()
-    return {"modules": list(WARM_UP_MODULES)}
+    return {"modules": list(names)}

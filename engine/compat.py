@@ -23,6 +23,7 @@ there, so the engine tests ``type(x) is int``.
 
 import json
 from binascii import hexlify
+from math import frexp
 from hashlib import sha256
 
 
@@ -132,13 +133,34 @@ def sha256_hex(data):
 def round_to(value, digits):
     """value rounded to a number of decimals, the same float in CPython and MicroPython.
 
-    Fixed-point formatting and parsing are correctly rounded in both interpreters, so the text
-    round trip gives one answer (for a float, the same as CPython's ``round(value, digits)``).
+    As CPython's ``round(value, digits)``: the exact binary value is rounded, halves to even,
+    and the result is the float nearest that decimal. Worked out in whole numbers, because
+    MicroPython's fixed-point formatting rounds an exact half up ("%.2f" % 12.125 is 12.13
+    there, 12.12 in CPython). Up to 15 decimals; larger values keep CPython's formatting path.
 
-    >>> round_to(2.675, 2), round_to(7.95649, 4), round_to(3, 1)
-    (2.67, 7.9565, 3.0)
+    >>> round_to(2.675, 2), round_to(7.95649, 4), round_to(3, 1), round_to(12.125, 2), round_to(0.5, 0)
+    (2.67, 7.9565, 3.0, 12.12, 0.0)
     """
-    return float(("%." + str(int(digits)) + "f") % value)
+    digits = int(digits)
+    value = float(value)
+    if value != value or value - value != 0 or not 0 <= digits <= 15:  # nan, infinities
+        return float(("%." + str(digits) + "f") % value) if value - value == 0 else value
+    mantissa, exponent = frexp(value)  # value == mantissa * 2 ** exponent, exactly
+    shift = exponent - 53
+    if shift >= 0:
+        return value  # a whole number: nothing below the point to round
+    scale = 10 ** digits
+    whole, rest = divmod(abs(int(mantissa * _TWO_53)) * scale, 1 << -shift)
+    half = 1 << (-shift - 1)
+    if rest > half or (rest == half and whole % 2 == 1):
+        whole += 1
+    if whole >= _TWO_53:  # no longer exact as a float: formatting rounds such values alike
+        return float(("%." + str(digits) + "f") % value)
+    result = whole / scale
+    return -result if value < 0 or (value == 0 and str(value)[0] == "-") else result
+
+
+_TWO_53 = 1 << 53
 
 
 def value_counts(values):

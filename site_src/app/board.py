@@ -46,7 +46,7 @@ SKUNK_LINES = {121: (90, 60), 61: (30,)}
 
 _geo = dict(WIDE)
 _board = {"svg": None, "legend": None, "names": [], "target": 121, "scores": [], "pegs": [],
-          "container": None, "watching": False}
+          "container": None, "watching": False, "geometry": None}
 _proxies = []
 _svg_cache = {}  # (target, lanes, geometry) -> markup
 
@@ -218,8 +218,9 @@ def board_svg(target, lanes):
 
 
 def _ensure_css():
-    """Link board.css if the page has not (pages that show the board may link it themselves)."""
-    if document.querySelector('link[href$="board.css"]') is not None:
+    """Link board.css if the page has not (pages that show the board link it themselves, most
+    often inside the page's joined stylesheet, whose link lists the sheets it holds)."""
+    if document.querySelector('link[href$="board.css"], link[data-sheets~="board"]') is not None:
         return
     link = document.createElement("link")
     link.rel = "stylesheet"
@@ -265,7 +266,8 @@ def _watch_width():
 def render(container_selector, names, target=121):
     """Draw the board for these player names (two, or three) in the container; pegs at the start.
 
-    ``target`` is 121 or 61. Calling it again redraws from scratch (a new game).
+    ``target`` is 121 or 61. Calling it again for a new game puts the pegs back at the start,
+    redrawing the board only if the names, the target or the geometry differ.
     """
     _ensure_css()
     _watch_width()
@@ -274,6 +276,11 @@ def render(container_selector, names, target=121):
     names = [str(name) for name in names] or ["You", "Computer"]
     if target not in SKUNK_LINES:
         target = 121
+    if (_board["svg"] is not None and container == _board["container"] and names == _board["names"]
+            and target == _board["target"] and _board["geometry"] == _geo["peg_r"]
+            and container.contains(_board["svg"])):
+        return _restart()
+    _board["geometry"] = _geo["peg_r"]
     _board["names"] = names
     _board["target"] = target
     _board["container"] = container
@@ -317,9 +324,22 @@ def render(container_selector, names, target=121):
         front = document.getElementById("board-peg-" + str(lane) + "-0")
         back = document.getElementById("board-peg-" + str(lane) + "-1")
         _board["pegs"].append([[front, 0], [back, -1]])
-    _place_all(False)
+    _place_all(False, fresh=True)
     _label()
     return figure
+
+
+def _restart():
+    """The board as it is, every peg back at the start (a new game with the same players)."""
+    lanes = len(_board["pegs"])
+    if _board["scores"] != [0] * lanes or any(pegs[0][1] != 0 or pegs[1][1] != -1 for pegs in _board["pegs"]):
+        for pegs in _board["pegs"]:
+            pegs[0][1] = 0
+            pegs[1][1] = -1
+        _board["scores"] = [0] * lanes
+        _place_all(False)
+        _label()
+    return _board["svg"]
 
 
 def _place(element, lane, position):
@@ -328,10 +348,14 @@ def _place(element, lane, position):
     element.setAttribute("data-hole", str(position))
 
 
-def _place_all(animate):
+def _place_all(animate, fresh=False):
+    """Put every peg in its hole; ``animate=False`` jumps instead of moving. ``fresh``: the pegs
+    were just drawn, so nothing can move yet and the jump needs no forced layout."""
     svg = _board["svg"]
     if svg is None:
         return
+    if fresh:
+        animate = True
     if not animate:
         svg.classList.add("is-still")
     for lane in range(len(_board["pegs"])):

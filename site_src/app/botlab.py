@@ -416,7 +416,7 @@ def show_result(result, opponent, command):
     body = by_id("match-points")
     body.replaceChildren()
     for i, name in enumerate(("Your bot", opponent_name(opponent))):
-        figures = result["points_per_hand"][i]
+        figures = result["points_text"][i]
         row = document.createElement("tr")
         head = document.createElement("th")
         head.scope = "row"
@@ -425,7 +425,7 @@ def show_result(result, opponent, command):
         for key in SOURCES + ("total",):
             cell = document.createElement("td")
             cell.className = "num"
-            cell.textContent = "{:.2f}".format(figures[key])
+            cell.textContent = figures[key]
             row.append(cell)
         body.append(row)
     skunks = result["skunks"]

@@ -175,6 +175,11 @@ def step(request_json: str = "{}") -> str:
     if run.is_done:
         figures = run.result().to_dict()
         figures["played"] = run.played
+        # The points as the page shows them, written here by CPython: MicroPython's "%.2f" rounds
+        # a figure that ends exactly in 5 up (12.125 -> 12.13) where CPython and the command line
+        # round it to even (12.12).
+        figures["points_text"] = [{key: "%.2f" % value for key, value in per_hand.items()}
+                                  for per_hand in figures["points_per_hand"]]
         progress["result"] = figures
         _state["run"] = None
     return _reply(progress)

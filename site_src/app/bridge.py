@@ -55,7 +55,7 @@ class EngineError(Exception):
         self.kind = kind
 
 
-_state = {"info": None, "waiting": False, "error": None, "worker": None, "warm": False, "route": None}
+_state = {"info": None, "waiting": False, "error": None, "worker": None, "booting": None, "route": None}
 _proxies = []  # keeps event-handler proxies alive for the page's lifetime
 
 
@@ -134,11 +134,19 @@ def _watch():
 
 
 async def _boot():
-    """Wait for the engine's worker and ping it; returns the ping reply."""
+    """Wait for the engine's worker and ping it once; returns the ping reply. Callers that come
+    while the ping is on its way wait for the same one."""
     if _state["info"] is not None:
         return _state["info"]
     if _state["error"] is not None:
         raise _state["error"]
+    if _state["booting"] is None:
+        _state["booting"] = asyncio.create_task(_first_ping())
+    return await _state["booting"]
+
+
+async def _first_ping():
+    """Find the engine's worker (static/engine.js) and ping it; returns the ping reply."""
     _watch()
     try:
         if _state["worker"] is None:
@@ -211,9 +219,9 @@ def route(handler):
 async def call(name, payload=None):
     """Call engine function ``name`` with a dict; returns the reply dict or raises EngineError.
 
-    After the page's first call the engine warms up in the background (its modules and tables),
-    so the calls that follow, the computer's first move among them, answer at once. A handler
-    set with ``route`` may answer the call from another worker instead.
+    The engine warmed up for this page as its worker started (static/engine.js), so the first
+    calls answer at once. A handler set with ``route`` may answer the call from another worker
+    instead.
     """
     handler = _state["route"]
     routed = handler(name, payload or {}) if handler is not None else None
@@ -225,11 +233,7 @@ async def call(name, payload=None):
 async def call_engine(name, payload=None):
     """``call`` in the engine's own worker, whatever ``route`` says."""
     await _boot()
-    reply = await _request(name, payload or {})
-    if not _state["warm"]:
-        _state["warm"] = True
-        launch(_request("warm_up", {}), quiet=True)
-    return reply
+    return await _request(name, payload or {})
 
 
 async def call_worker(worker, name, payload):

@@ -26,6 +26,8 @@ saves it; ``pump`` shows each event (table_flow.show_event) on the display model
 the next decision (table_prompt.set_waiting).
 """
 
+import asyncio
+
 from pyscript import document
 
 import board
@@ -219,6 +221,15 @@ def on_take_back(game_json):
 
 
 async def begin():
+    """Put the first game on the table, then fill the statistics below it (their engine calls
+    wait until the first decision is on offer). It starts after a turn of the event loop, so
+    binding the page and drawing the first table are two tasks on the main thread, not one."""
+    await asyncio.sleep(0)
+    await first_table()
+    render_stats()
+
+
+async def first_table():
     """Decide what the table shows first: a practice game (a ``?seed=`` link, kept apart from the
     game in progress), the saved game, or the setup."""
     practice = url_options()
@@ -291,7 +302,6 @@ def setup():
     coach_view.setup(lambda: save(SHOWN))
     coach_review.setup()
     store.watch_other_tabs(on_other_tab, on_take_back)
-    render_stats()
     q("setup").hidden = True
     q("prompt").textContent = "Setting up the table\u2026"
     bridge.ui_ready()

@@ -66,8 +66,7 @@ def before(event):
     seat = event.get("seat")
     mine = seat == S["me"] and seat in humans() and not S["hidden"]
     if kind == "hand":
-        box = _rect(q("starter")) or _rect(q("crib"))
-        return _centre(box) if box is not None else _edge(True)
+        return _deck  # the deck stays where it is while the hand is drawn: read it as the cards land
     if kind == "discard" or kind == "play":
         if mine:
             card = event.get("card")
@@ -87,6 +86,12 @@ def before(event):
                 return _centre(box)
         return _edge(not mine)
     return None
+
+
+def _deck():
+    """Where dealt cards come from: the deck (the starter's place), else the crib or the far edge."""
+    box = _rect(q("starter")) or _rect(q("crib"))
+    return _centre(box) if box is not None else _edge(True)
 
 
 def _targets(event):
@@ -119,9 +124,14 @@ def _now():
 
 
 def after(event, start):
-    """Send the landed cards on their way from ``start`` (see ``before``)."""
+    """Send the landed cards on their way from ``start`` (see ``before``: a point, or a function
+    that reads it now)."""
     if start is None:
         return
+    if callable(start):
+        start = start()
+        if start is None:
+            return
     now = _now()
     fresh = []
     for order, target in enumerate(_targets(event)):
@@ -138,11 +148,13 @@ def after(event, start):
 
 def replay():
     """Put the cards under way on the elements drawn now (a redraw makes new ones), each at the
-    point of its journey it had reached."""
+    point of its journey it had reached. Every card's place is read before any is changed, so
+    the page is laid out once, not once a card."""
     if not _moves:
         return
     now = _now()
     live = []
+    starting = []  # [card, move, centre]
     for move in _moves:
         selector, index, start, started, delay = move
         if started + delay + DURATION_MS <= now:
@@ -152,19 +164,22 @@ def replay():
         if index >= found.length:
             continue
         card = found.item(index)
-        mark = str(int(started * 1000))
-        if card.getAttribute("data-move") == mark:
+        if card.getAttribute("data-move") == str(int(started * 1000)):
             continue  # already on its way
         box = _rect(card)
-        if box is None:
-            continue
-        x, y = _centre(box)
-        card.setAttribute("data-move", mark)
-        card.style.setProperty("--from-x", str(int(start[0] - x)) + "px")
-        card.style.setProperty("--from-y", str(int(start[1] - y)) + "px")
-        card.style.setProperty("--motion-delay", str(int(delay - (now - started))) + "ms")
+        if box is not None:
+            starting.append([card, move, _centre(box)])
+    again = [card for card, _, _ in starting if card.classList.contains(MOVING)]
+    for card in again:
         card.classList.remove(MOVING)
-        card.getBoundingClientRect()  # restart the animation on a card that moved before
+    if again:
+        document.body.getBoundingClientRect()  # restart the animation of cards that moved before
+    for card, move, centre in starting:
+        start, started, delay = move[2], move[3], move[4]
+        card.setAttribute("data-move", str(int(started * 1000)))
+        card.style.setProperty("--from-x", str(int(start[0] - centre[0])) + "px")
+        card.style.setProperty("--from-y", str(int(start[1] - centre[1])) + "px")
+        card.style.setProperty("--motion-delay", str(int(delay - (now - started))) + "ms")
         card.classList.add(MOVING)
     _moves[:] = live
 
@@ -188,9 +203,19 @@ def skip(event=None):
     _moves[:] = []
     try:
         for animation in document.getAnimations():
-            animation.finish()
+            if _is_finite(animation):
+                animation.finish()
     except Exception:
         return
+
+
+def _is_finite(animation):
+    """Can this animation be finished (landed at once)? One that repeats forever cannot."""
+    effect = animation.effect
+    if effect is None:
+        return False
+    end = effect.getComputedTiming().endTime
+    return end is not None and end == end and end < 1e300  # not NaN, not Infinity
 
 
 def on_click(event):

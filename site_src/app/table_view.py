@@ -241,7 +241,12 @@ def render_middle(model):
 
 
 def render_hand(model):
-    """The person's cards as buttons, redrawn only when something changed (focus is kept)."""
+    """The person's cards as buttons, redrawn only when something changed (focus is kept).
+
+    When the same cards are on show in the same order, the buttons are kept and only their
+    states change (picked, playable, hinted), so a card still arriving from the deal goes on
+    moving and nothing is laid out again for it.
+    """
     waiting = S["waiting"]
     hand = model["hand"]
     legal = model["legal"] if waiting == "play" else []
@@ -251,6 +256,13 @@ def render_hand(model):
         return
     S["hand_key"] = key
     box = q("my-hand")
+    buttons = box.querySelectorAll("button[data-card]")
+    if buttons.length == len(hand) and all(
+            buttons.item(i).getAttribute("data-card") == str(card) for i, card in enumerate(hand)):
+        for i, card in enumerate(hand):
+            hand_button_state(buttons.item(i), card, waiting, legal, lit)
+        box.setAttribute("aria-label", "Your cards" if hand else "Your cards: none left")
+        return
     active = document.activeElement
     focused = None
     if active is not None and box.contains(active):
@@ -259,20 +271,7 @@ def render_hand(model):
     for card in hand:
         item = make("li")
         button = card_face(card, tag="button")
-        name = info(card)["spoken"]
-        if card in lit:  # the coach's hint (coach_view.py)
-            button.classList.add("is-hinted")
-        if waiting == "discard":
-            button.setAttribute("aria-pressed", "true" if card in S["selected"] else "false")
-        elif waiting in ("play", "go"):
-            if waiting == "play" and card in S["selected"]:
-                button.classList.add("is-selected")  # picked by a first tap: a second one lays it
-            if card not in legal:
-                button.setAttribute("aria-disabled", "true")
-                button.classList.add("is-dim")
-                button.querySelector(".pc-name").textContent = name + ": would take the count past 31"
-        else:
-            button.setAttribute("aria-disabled", "true")
+        hand_button_state(button, card, waiting, legal, lit)
         item.append(button)
         box.append(item)
     box.setAttribute("aria-label", "Your cards" if hand else "Your cards: none left")
@@ -281,6 +280,30 @@ def render_hand(model):
         again = box.querySelector('[data-card="' + focused + '"]')
         if again is not None:
             again.focus()
+
+
+def hand_button_state(button, card, waiting, legal, lit):
+    """Set a hand card's button for the decision on offer: picked (aria-pressed at the discard,
+    .is-selected in the play), playable or not (aria-disabled, .is-dim, its spoken name) and
+    hinted (.is-hinted)."""
+    name = info(card)["spoken"]
+    selected = card in S["selected"]
+    playable = waiting == "discard" or (waiting in ("play", "go") and card in legal)
+    button.classList.toggle("is-hinted", card in lit)  # the coach's hint (coach_view.py)
+    button.classList.toggle("is-selected", waiting == "play" and selected)  # a first tap: a second lays it
+    button.classList.toggle("is-dim", waiting in ("play", "go") and card not in legal)
+    if waiting == "discard":
+        button.setAttribute("aria-pressed", "true" if selected else "false")
+    else:
+        button.removeAttribute("aria-pressed")
+    if playable:
+        button.removeAttribute("aria-disabled")
+    else:
+        button.setAttribute("aria-disabled", "true")
+    spoken = name + ": would take the count past 31" if waiting in ("play", "go") and card not in legal else name
+    label = button.querySelector(".pc-name")
+    if label.textContent != spoken:
+        label.textContent = spoken
 
 
 def show_title(record):

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from site_src.builder.output import copy_if_changed
+from site_src.builder.packs import PACK_SUFFIX, read_pack, write_pack
 from site_src.builder.settings import APP_DIR, ENGINE_DIR, BuildError
 
 UI_CONFIG = "ui.json"
@@ -17,8 +18,11 @@ UNUSED_PLUGINS = ("deprecations-manager", "donkey", "py-editor", "py-game", "py-
 them before it starts (its error plugin is always fetched; "!error" keeps it off the page)."""
 EDITOR_PAGES = ("botlab",)  # pages with PyScript's code editor: they keep the py-editor plugin
 WORKER_MODULE = "worker"  # site_src/app/worker.py: the engine's endpoint in its worker
-WORKER_SCRIPT = "engine_worker.mjs"  # site_src/app/engine_worker.mjs: the worker, given the engine's file list
-ENGINE_FILES_MARK = "/*ENGINE_FILES*/[]"
+WORKER_SCRIPT = "engine_worker.mjs"  # site_src/app/engine_worker.mjs: the worker, given the engine's pack
+ENGINE_PACK = "engine" + PACK_SUFFIX  # dist/app/engine.pack: worker.mpy, the engine's bytecode and data
+ENGINE_PACK_MARK = '"/*ENGINE_PACK*/"'
+PACK_MODULE = "pack"  # site_src/app/pack.py: unpacks a page's pack before the page module is imported
+NOT_PAGE_MODULES = (WORKER_MODULE, PACK_MODULE)
 ENGINE_BROWSER_SKIP = ("__main__.py", "match.py", "bots.py")  # CPython's alone: not for MicroPython
 PYODIDE_WORKERS = {
     "botlab_worker": "The bot lab's worker: Pyodide (CPython) running app/botlab_worker.py with the engine's source.",
@@ -84,20 +88,25 @@ def compile_micropython(source: Path, target: Path, name: str | None = None) -> 
         raise BuildError(f"{source}: MicroPython cannot compile it:\n{done.stderr or done.stdout}")
 
 
-def compile_engine(out: Path) -> list[str]:
-    """Compile the engine's modules to MicroPython bytecode in dist/engine/ and copy its data;
-    return their paths (from dist/engine/). The command line's modules stay out of the browser."""
-    paths = []
-    for source in sorted(ENGINE_DIR.glob("*.py")):
-        if source.name in ENGINE_BROWSER_SKIP:
-            continue
-        compile_micropython(source, out / "engine" / f"{source.stem}{UI_MODULE_SUFFIX}", f"engine/{source.name}")
-        paths.append(f"{source.stem}{UI_MODULE_SUFFIX}")
+def compile_engine(out: Path) -> list[tuple[str, bytes]]:
+    """The engine for MicroPython: its modules as bytecode and its data, as (path in the worker's
+    file system, bytes), for the engine's pack. The data is also copied to dist/engine/data/ (the
+    Pyodide workers read it from there). The command line's modules stay out of the browser."""
+    import tempfile
+
+    entries = []
+    with tempfile.TemporaryDirectory(prefix="engine-mpy-") as build:
+        for source in sorted(ENGINE_DIR.glob("*.py")):
+            if source.name in ENGINE_BROWSER_SKIP:
+                continue
+            target = Path(build) / f"{source.stem}{UI_MODULE_SUFFIX}"
+            compile_micropython(source, target, f"engine/{source.name}")
+            entries.append((f"/engine/{source.stem}{UI_MODULE_SUFFIX}", target.read_bytes()))
     for data in sorted((ENGINE_DIR / "data").iterdir()):
         if data.is_file():
             copy_if_changed(data, out / "engine" / "data" / data.name)
-            paths.append(f"data/{data.name}")
-    return paths
+            entries.append((f"/engine/data/{data.name}", data.read_bytes()))
+    return entries
 
 
 def copy_engine_source(out: Path) -> list[str]:
@@ -129,15 +138,14 @@ def write_pyodide_workers(out: Path, data_paths: list[str]) -> None:
         ]) + "\n", encoding="utf-8")
 
 
-def write_engine_worker(out: Path, files: list[tuple[str, str]]) -> None:
-    """dist/app/engine_worker.mjs: the engine's worker script with the engine's files listed in it
-    (URL from app/, path in MicroPython's file system), so it fetches them all at once."""
+def write_engine_worker(out: Path, entries: list[tuple[str, bytes]]) -> None:
+    """dist/app/engine.pack (these files: worker.mpy and the engine) and dist/app/engine_worker.mjs,
+    the engine's worker script, with the pack's address in it."""
+    write_pack(out / "app" / ENGINE_PACK, entries)
     template = (APP_DIR / WORKER_SCRIPT).read_text(encoding="utf-8")
-    if template.count(ENGINE_FILES_MARK) != 1:
-        raise BuildError(f"{APP_DIR / WORKER_SCRIPT}: expected one {ENGINE_FILES_MARK} to fill in")
-    listed = [[f"./{WORKER_MODULE}{UI_MODULE_SUFFIX}", f"/{WORKER_MODULE}{UI_MODULE_SUFFIX}"]]
-    listed += [list(pair) for pair in files]
-    text = template.replace(ENGINE_FILES_MARK, json.dumps(listed))
+    if template.count(ENGINE_PACK_MARK) != 1:
+        raise BuildError(f"{APP_DIR / WORKER_SCRIPT}: expected one {ENGINE_PACK_MARK} to fill in")
+    text = template.replace(ENGINE_PACK_MARK, json.dumps(f"./{ENGINE_PACK}"))
     target = out / "app" / WORKER_SCRIPT
     if not target.is_file() or target.read_text(encoding="utf-8") != text:
         target.write_text(text, encoding="utf-8")
@@ -148,55 +156,82 @@ def plugins(page: str) -> list[str]:
     return ["!error"] + [f"!{name}" for name in UNUSED_PLUGINS if not (page in EDITOR_PAGES and name == "py-editor")]
 
 
-def engine_worker_files(out: Path) -> list[list[str]]:
-    """The files a built engine worker (dist/app/engine_worker.mjs) fetches: [URL from app/, path]."""
+def engine_worker_files(out: Path) -> list[tuple[str, bytes]]:
+    """The files a built engine worker (dist/app/engine_worker.mjs) writes into MicroPython's file
+    system, from the pack it names: (path, bytes)."""
     text = (out / "app" / WORKER_SCRIPT).read_text(encoding="utf-8")
-    found = re.search(r"^const ENGINE_FILES = (\[.*?\]);", text, re.M)
+    found = re.search(r'^const ENGINE_PACK = "\./([^"]+)";', text, re.M)
     if not found:
-        raise BuildError(f"{out / 'app' / WORKER_SCRIPT}: no ENGINE_FILES list")
-    return json.loads(found.group(1))
+        raise BuildError(f"{out / 'app' / WORKER_SCRIPT}: no ENGINE_PACK")
+    return read_pack((out / "app" / found.group(1)).read_bytes())
 
 
-def main_config(page: str, modules: list[str]) -> dict:
-    """The main thread's PyScript config for a page: MicroPython with these UI modules (.mpy)."""
+def page_pack(page: str) -> str:
+    """The file name of a page's pack of UI modules: "game" -> "game.pack"."""
+    return f"{page}{PACK_SUFFIX}"
+
+
+def main_config(page: str, modules: list[str] | None = None) -> dict:
+    """The main thread's PyScript config for a page: MicroPython with the unpacker and the page's
+    pack of UI modules; or, given ``modules``, with those modules (.mpy) one file each."""
+    if modules is None:
+        names = [f"{PACK_MODULE}{UI_MODULE_SUFFIX}", page_pack(page)]
+    else:
+        names = [f"{name}{UI_MODULE_SUFFIX}" for name in modules]
     return {"interpreter": "../runtime/micropython/micropython.mjs", "plugins": plugins(page),
-            "files": {f"./{name}{UI_MODULE_SUFFIX}": f"./{name}{UI_MODULE_SUFFIX}" for name in modules}}
+            "files": {f"./{name}": f"./{name}" for name in names}}
 
 
-def write_config(path: Path, page: str, modules: list[str]) -> None:
+def write_config(path: Path, page: str, modules: list[str] | None = None) -> None:
     """Write one main-thread config (``main_config``) as JSON."""
     path.write_text(json.dumps(main_config(page, modules), indent=1) + "\n", encoding="utf-8")
 
 
+def write_page_pack(out: Path, page: str, modules: list[str]) -> None:
+    """dist/app/PAGE.pack: the bytecode of every UI module the page imports, for pack.py to unpack."""
+    write_pack(out / "app" / page_pack(page),
+               [(f"./{name}{UI_MODULE_SUFFIX}", (out / "app" / f"{name}{UI_MODULE_SUFFIX}").read_bytes())
+                for name in modules])
+
+
+def ui_sources() -> dict[str, str]:
+    """The UI modules of site_src/app/ by name (their source): all but the workers and the unpacker."""
+    return {path.stem: path.read_text(encoding="utf-8") for path in sorted(APP_DIR.glob("*.py"))
+            if path.stem not in NOT_PAGE_MODULES and path.stem not in PYODIDE_WORKERS}
+
+
 def app_modules() -> dict[str, list[str]]:
     """Each page module -> the UI modules its page loads (``page_modules`` of site_src/app/)."""
-    return page_modules({path.stem: path.read_text(encoding="utf-8") for path in sorted(APP_DIR.glob("*.py"))
-                         if path.stem != WORKER_MODULE and path.stem not in PYODIDE_WORKERS})
+    return page_modules(ui_sources())
 
 
 def write_python_files(out: Path) -> dict[str, list[str]]:
-    """Compile the engine and the UI modules, and write the configs that list them.
+    """Compile the engine and the UI modules, and write the packs and configs that carry them.
 
-    dist/engine/NAME.mpy is each engine module as MicroPython bytecode (with its data files);
-    dist/app/NAME.mpy each UI module; dist/app/PAGE.json the main-thread (MicroPython) config of
-    a page module, listing only the modules it imports; dist/app/ui.json lists every UI module
-    (for pages that load modules of their own choosing). dist/app/worker.mpy is the engine's
-    endpoint and dist/app/engine_worker.mjs the plain worker that runs it in the same MicroPython,
-    with every engine file (``write_engine_worker``). The Pyodide workers (the bot lab's, the
-    expert's) and their configs come last (``write_pyodide_workers``).
+    dist/app/NAME.mpy is each UI module as MicroPython bytecode, dist/app/PAGE.pack the modules a
+    page module imports (itself included) and dist/app/PAGE.json the page's main-thread
+    (MicroPython) config: the unpacker (pack.mpy) and that pack. dist/app/ui.json lists every UI
+    module one file each (for pages that load modules of their own choosing). dist/app/engine.pack
+    holds the engine's endpoint (worker.mpy), the engine as bytecode and its data, and
+    dist/app/engine_worker.mjs is the plain worker that runs them in MicroPython
+    (``write_engine_worker``). The Pyodide workers (the bot lab's, the expert's) and their configs
+    come last (``write_pyodide_workers``).
     """
-    engine_paths = compile_engine(out)
-    sources = {
-        path.stem: path.read_text(encoding="utf-8")
-        for path in sorted(APP_DIR.glob("*.py")) if path.stem != WORKER_MODULE and path.stem not in PYODIDE_WORKERS
-    }
-    for name in sources:
+    import tempfile
+
+    engine = compile_engine(out)
+    with tempfile.TemporaryDirectory(prefix="worker-mpy-") as build:
+        target = Path(build) / f"{WORKER_MODULE}{UI_MODULE_SUFFIX}"
+        compile_micropython(APP_DIR / f"{WORKER_MODULE}.py", target)
+        write_engine_worker(out, [(f"/{WORKER_MODULE}{UI_MODULE_SUFFIX}", target.read_bytes())] + engine)
+    sources = ui_sources()
+    for name in list(sources) + [PACK_MODULE]:
         compile_micropython(APP_DIR / f"{name}.py", out / "app" / f"{name}{UI_MODULE_SUFFIX}")
-    compile_micropython(APP_DIR / f"{WORKER_MODULE}.py", out / "app" / f"{WORKER_MODULE}{UI_MODULE_SUFFIX}")
-    write_engine_worker(out, [(f"../engine/{path}", f"/engine/{path}") for path in engine_paths])
     pages = page_modules(sources)
     for page, modules in pages.items():
-        write_config(out / "app" / f"{page}{CONFIG_SUFFIX}", page, modules)
+        write_page_pack(out, page, modules)
+        write_config(out / "app" / f"{page}{CONFIG_SUFFIX}", page)
     write_config(out / "app" / UI_CONFIG, "", sorted(sources))
-    write_pyodide_workers(out, [path for path in engine_paths if path.startswith("data/")])
-    return {"engine": engine_paths, "app": sorted(sources), "pages": sorted(pages)}
+    data = [path.removeprefix("/engine/") for path, _ in engine if path.startswith("/engine/data/")]
+    write_pyodide_workers(out, data)
+    return {"engine": [path for path, _ in engine], "app": sorted(sources), "pages": sorted(pages)}

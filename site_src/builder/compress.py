@@ -8,8 +8,8 @@ from pathlib import Path
 from site_src.builder.output import replace_file
 from site_src.builder.settings import ROOT, BuildError
 
-COMPRESS_SUFFIXES = {".html", ".css", ".js", ".mjs", ".json", ".toml", ".py", ".mpy", ".svg", ".xml", ".txt",
-                     ".wasm", ".webmanifest"}
+COMPRESS_SUFFIXES = {".html", ".css", ".js", ".mjs", ".json", ".toml", ".py", ".mpy", ".pack", ".svg", ".xml",
+                     ".txt", ".wasm", ".webmanifest"}
 COMPRESS_MIN_BYTES = 1024
 COMPRESS_MAX_RATIO = 0.9
 """Text, bytecode and wasm files above 1 kB get .br and .gz twins (each kept only if it saves

@@ -18,6 +18,7 @@ MIME_TYPES = {
     ".toml": "text/plain; charset=utf-8",
     ".py": "text/plain; charset=utf-8",
     ".mpy": "application/octet-stream",
+    ".pack": "application/octet-stream",
     ".svg": "image/svg+xml",
     ".xml": "application/xml",
     ".txt": "text/plain; charset=utf-8",

@@ -39,22 +39,21 @@ def test_pyodide_only_in_the_workers_that_need_it(built_site):
         assert (built_site / "app" / f"{name}.py").is_file() and not (built_site / "app" / f"{name}.mpy").exists()
 
 
-def test_engine_ships_as_bytecode_with_its_worker(built_site):
+def test_engine_ships_as_bytecode_in_one_pack_with_its_worker(built_site):
+    """The worker fetches one file: worker.mpy, every engine module as bytecode and the data."""
     engine = built_site / "engine"
-    modules = sorted(p.name for p in engine.glob("*.mpy"))
-    sources = sorted(p.stem + ".mpy" for p in (settings.ENGINE_DIR).glob("*.py")
+    assert not list(engine.glob("*.mpy")) and not list(engine.glob("*.py"))  # only inside the pack
+    sources = sorted(p.stem for p in (settings.ENGINE_DIR).glob("*.py")
                      if p.name not in browser_python.ENGINE_BROWSER_SKIP)
-    assert modules == sources and not list(engine.glob("*.py"))
-    for path in engine.glob("*.mpy"):
-        assert path.read_bytes()[:1] == b"M", path  # MicroPython bytecode
-    files = browser_python.engine_worker_files(built_site)
-    listed = {target.removeprefix("/") for _, target in files}
-    assert listed == ({f"engine/{m}" for m in modules} | {"engine/data/crib_table.json", "engine/data/show_table.bin"}
-                      | {"worker.mpy"})
-    for source, _ in files:
-        assert (built_site / "app" / source).resolve().is_file(), source
-    assert (built_site / "app" / "worker.mpy").read_bytes()[:1] == b"M"
-    assert not (built_site / "app" / "worker.py").exists()
+    files = dict(browser_python.engine_worker_files(built_site))
+    assert set(files) == ({f"/engine/{m}.mpy" for m in sources} | {"/worker.mpy"}
+                          | {"/engine/data/crib_table.json", "/engine/data/show_table.bin"})
+    for path, data in files.items():
+        if path.endswith(".mpy"):
+            assert data[:2] == b"M\x06", path  # MicroPython bytecode
+    for name in ("crib_table.json", "show_table.bin"):
+        assert files[f"/engine/data/{name}"] == (settings.ENGINE_DIR / "data" / name).read_bytes()
+    assert not (built_site / "app" / "worker.py").exists() and not (built_site / "app" / "worker.mpy").exists()
 
 
 def test_no_unused_pyscript_chunks_and_no_page_needs_them(built_site):

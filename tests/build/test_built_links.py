@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from site_src.builder import browser_python
+from site_src.builder.packs import read_pack
 from htmlscan import is_remote, local_target, scan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,21 +109,18 @@ def test_pyscript_configs_and_their_files_resolve(built_site, scanned):
 
 def test_engine_worker_names_every_engine_module(built_site):
     """New engine modules reach the browser's worker without editing any list."""
-    files = browser_python.engine_worker_files(built_site)
-    listed = {target for _, target in files}
+    listed = {path for path, _ in browser_python.engine_worker_files(built_site)}
     for module in sorted((ROOT / "engine").glob("*.py")):
         if module.name not in browser_python.ENGINE_BROWSER_SKIP:
             assert f"/engine/{module.stem}.mpy" in listed, f"engine/{module.name} is not shipped to the worker"
     assert "/engine/data/crib_table.json" in listed and "/engine/data/show_table.bin" in listed
-    for source, _ in files:
-        assert (built_site / "app" / source).resolve().is_file(), source
 
 
 def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
-    """Each page's config lists its module and what it imports, as .mpy; ui.json lists them all."""
+    """Each page's config lists the unpacker and the page's pack, which holds its module and
+    what it imports, as .mpy; ui.json lists every module one file each."""
     every = read_config(built_site / "app" / "ui.json")
-    sources = sorted(p.stem for p in (ROOT / "site_src" / "app").glob("*.py")
-                     if p.stem != browser_python.WORKER_MODULE and p.stem not in browser_python.PYODIDE_WORKERS)
+    sources = sorted(browser_python.ui_sources())
     assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
     expected = {"game": {"board", "bridge", "cardview", "coach_review", "coach_view", "game", "game_log",
                          "game_records", "records", "score_strip", "sharing", "stats_view", "storage", "store",
@@ -136,8 +134,12 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
         config = read_config(built_site / "app" / f"{page}.json")
         assert config["interpreter"].endswith("runtime/micropython/micropython.mjs")
         assert "!error" in config.get("plugins", []), "PyScript's error banner would show tracebacks"
-        assert set(config["files"]) == {f"./{name}.mpy" for name in modules}, page
-    for name in sources:
+        assert set(config["files"]) == {"./pack.mpy", f"./{page}.pack"}, page
+        packed = read_pack((built_site / "app" / f"{page}.pack").read_bytes())
+        assert {path for path, _ in packed} == {f"./{name}.mpy" for name in modules}, page
+        for path, data in packed:
+            assert data == (built_site / "app" / path).read_bytes(), (page, path)
+    for name in sources + ["pack"]:
         data = (built_site / "app" / f"{name}.mpy").read_bytes()
         assert data[:2] == b"M\x06", f"{name}.mpy is not MicroPython bytecode (mpy v6)"
         assert not (built_site / "app" / f"{name}.py").exists(), f"{name}.py ships as source too"
@@ -153,12 +155,13 @@ def test_runtime_is_vendored_without_extras(built_site):
     assert sorted(shipped) == ["micropython.mjs", "micropython.wasm"]
 
 
-LAUNCHER_RE = re.compile(r"import asyncio\nawait asyncio\.sleep\(0\)\nimport [a-z_]+")
+LAUNCHER_RE = re.compile(r'import asyncio\nawait asyncio\.sleep\(0\)\nimport pack\npack\.unpack\("([a-z_]+)\.pack"\)\n'
+                         r"import \1")
 
 
 def test_no_inline_event_handlers_or_scripts(built_site, scanned):
     """Keeps a strict Content-Security-Policy possible: JavaScript only from files; inline only
-    JSON-LD, the one-line MicroPython launcher of a page module and the bot lab's Python text
+    JSON-LD, the few-line MicroPython launcher of a page module and the bot lab's Python text
     (not JavaScript, so not something the policy has to allow)."""
     problems = []
     for path, page in scanned.items():

@@ -55,7 +55,7 @@ def test_every_page_links_manifest_and_registration_script(built_site):
         text = path.read_text(encoding="utf-8")
         name = path.relative_to(built_site)
         assert re.search(r'<link rel="manifest" href="[./]*manifest\.webmanifest">', text), name
-        assert re.search(r'<script src="[./]*static/offline\.js" defer></script>', text), name
+        assert re.search(r'<script src="[./]*static/offline\.js" async></script>', text), name
         assert "serviceWorker" not in text, f"{name}: registration belongs in static/offline.js"
 
 
@@ -65,7 +65,7 @@ def test_service_worker_precaches_every_page_and_the_runtime(built_site, site_pa
     for page in site_pages:
         assert (page.path or "./") in urls, page.slug
     for needed in ("404.html", "manifest.webmanifest", "static/site.css", "app/ui.json", "app/game.json",
-                   "app/engine_worker.mjs", "app/worker.mpy", "static/engine.js", "app/bridge.mpy", "app/game.mpy", "engine/api.mpy",
+                   "app/engine_worker.mjs", "app/engine.pack", "static/engine.js", "app/pack.mpy", "app/game.pack",
                    "engine/data/show_table.bin", "runtime/pyscript/core.js",
                    "runtime/micropython/micropython.wasm"):
         assert needed in urls, needed

@@ -112,16 +112,19 @@ def test_interactive_pages_load_pyscript_and_show_engine_status(built_site, site
             assert 'id="engine-status"' in html and 'role="status"' in html, page.output
             assert '<script type="module" src="' in html and "runtime/pyscript/core.js" in html
             assert re.search(rf'<script type="mpy" config="[./]*app/{page.template}\.json">\n'
-                             rf'import asyncio\nawait asyncio.sleep\(0\)\nimport {page.template}\n</script>', html)
+                             rf'import asyncio\nawait asyncio.sleep\(0\)\nimport pack\n'
+                             rf'pack.unpack\("{page.template}.pack"\)\nimport {page.template}\n</script>', html)
             # The engine's worker starts as soon as its script arrives, never blocking the parser.
             assert re.search(r'<script src="[./]*static/engine\.js" async></script>', html), page.output
-            for module in browser_python.app_modules()[page.template]:  # fetched while PyScript starts
-                assert re.search(rf'<link rel="preload" href="[./]*app/{module}\.mpy" as="fetch" crossorigin>',
-                                 html), (page.output, module)
+            for file in ("pack.mpy", f"{page.template}.pack"):  # fetched while PyScript starts
+                assert re.search(rf'<link rel="preload" href="[./]*app/{re.escape(file)}" as="fetch" crossorigin>',
+                                 html), (page.output, file)
+            assert not re.search(r'href="[./]*app/[a-z_]+\.mpy"', html.replace("app/pack.mpy", "")), page.output
         elif page.template == "botlab":  # its own worker (Pyodide), started by its module
             assert 'id="engine-status"' in html and "runtime/pyscript/core.js" in html
             assert re.search(r'<script type="mpy" config="[./]*app/botlab\.json">\n'
-                             r'import asyncio\nawait asyncio.sleep\(0\)\nimport botlab\n</script>', html)
+                             r'import asyncio\nawait asyncio.sleep\(0\)\nimport pack\n'
+                             r'pack.unpack\("botlab.pack"\)\nimport botlab\n</script>', html)
             assert "engine.js" not in html and 'type="mpy-editor"' in html
         else:
             assert "pyscript" not in html, f"{page.output}: a plain page should not load Python"

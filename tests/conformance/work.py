@@ -15,7 +15,7 @@ two-player games of the expert (its search is slow in MicroPython, so only a few
 
 import json
 
-from engine import api, fairdeal
+from engine import api, compat, fairdeal
 from engine.analysis import discard_options
 from engine.cards import parse_cards
 from engine.compat import canonical_json, sha256_hex
@@ -24,7 +24,7 @@ from engine.players import get_player
 from engine.scoring import score_show, show_total
 
 COUNTS = {"games": 200, "shows": 10000, "discards": 200, "decks": 300, "endpoints": 1, "page_games": 6,
-          "expert_games": 4}
+          "expert_games": 4, "rounding": 10}
 SHOW_CHUNK = 200  # hands per printed line of the show part
 
 
@@ -184,7 +184,7 @@ def endpoint_vectors():
     return [
         ("ping", {}), ("ping", {"echo": {"a": [1, 2.5, None, "é"]}}), ("ping", "not json"), ("ping", "[1]"),
         ("no_such_endpoint", {}),
-        ("warm_up", {}),
+        ("warm_up", {}), ("warm_up", {"page": "game"}), ("warm_up", {"page": "calculator"}),
         ("score_hand", {"hand": hand, "starter": "5C"}),
         ("score_hand", {"hand": "4H 5H 6H 7H", "starter": "8H", "crib": True}),
         ("score_hand", {"cards": "7C 8D 8S 9H KC"}), ("score_hand", {"cards": ["AC", "2C", "3C", "4C", "5D"]}),
@@ -249,6 +249,16 @@ def endpoint_items():
     return replies
 
 
+ROUNDING_VALUES = (12.125, -12.125, 0.125, 2.5, 0.5, 1234567.8125, 0.0009765625, 7.95649, 2.675, -0.0)
+"""Exact halves among them, where MicroPython's own fixed-point formatting rounds up and CPython to even."""
+
+
+def rounding_item(index):
+    """compat.round_to of one value to 0-10 decimals."""
+    value = ROUNDING_VALUES[index]
+    return [compat.float_text(compat.round_to(value, digits)) for digits in range(11)]
+
+
 def page_game(index):
     """A whole game through the endpoints, as the game page plays it: the person takes the first
     legal action (claims the count in muggins), the computer answers; every reply is kept."""
@@ -295,7 +305,7 @@ def page_game(index):
 
 
 PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "decks": deck_item,
-         "page_games": page_game, "expert_games": expert_game}
+         "page_games": page_game, "expert_games": expert_game, "rounding": rounding_item}
 
 
 def run(part, shard=0, shards=1):

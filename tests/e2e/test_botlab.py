@@ -232,7 +232,7 @@ def test_code_typed_before_the_page_is_ready_is_not_replaced(page, problems, wai
     page.goto("/bot-lab/")
     page.evaluate("() => localStorage.setItem('cribbage.botlab.code', '# kept last time\\n')")
     held = []
-    page.route("**/app/botlab.mpy", lambda route: held.append(route))  # the page's Python waits
+    page.route("**/app/botlab.pack", lambda route: held.append(route))  # the page's Python waits
     page.goto("/bot-lab/")
     page.wait_for_selector("#bot-editor .cm-content")
     assert held and page.get_attribute("html", "data-ui") != "ready"

@@ -67,6 +67,7 @@ def test_runtime_files_and_preloads_are_sent_once(browser, built_site, site_page
         context.close()
         server.close()
     preloaded = [re.search(r'href="[./]*(runtime/[^"]+)"', tag).group(1) for tag in runtime.runtime_preloads()]
-    for name in [*preloaded, "runtime/pyscript/core.js", "app/engine_worker.mjs", "engine/game.mpy"]:
+    for name in [*preloaded, "runtime/pyscript/core.js", "app/engine_worker.mjs", "app/engine.pack",
+                 "app/pack.mpy", f"app/{source.template}.pack"]:
         assert server.sent.count("/" + name) == 1, f"{name} sent {server.sent.count('/' + name)} times"
     assert not [w for w in warnings if "preload" in w.lower()], warnings

@@ -32,15 +32,15 @@ def test_engine_boots_from_vendored_files_and_answers_ping(page, problems, base_
     loaded = [url for url in requests if not url.startswith(("data:", "blob:"))]
     assert all(url.startswith(base_url + "/") for url in loaded), [u for u in loaded if not u.startswith(base_url)]
     for needed in ("/runtime/pyscript/core.js", "/runtime/micropython/micropython.wasm",
-                   "/static/engine.js", "/app/engine_worker.mjs", "/app/worker.mpy", "/engine/api.mpy", "/engine/data/show_table.bin",
-                   "/app/bridge.mpy"):
+                   "/static/engine.js", "/app/engine_worker.mjs", "/app/engine.pack", "/app/pack.mpy"):
         assert any(url.startswith(base_url) and url.endswith(needed) for url in loaded), f"{needed} never loaded"
     assert not [url for url in loaded if "pyodide" in url.lower()], "a page loaded Pyodide"
     # The engine runs in its worker: the page's own document never fetched the engine's files
     # (the resource timeline of a document leaves out what its workers fetch).
     fetched_by_page = page.evaluate("performance.getEntriesByType('resource').map(entry => entry.name)")
-    assert any(url.endswith("/app/bridge.mpy") for url in fetched_by_page), fetched_by_page
-    in_page = [url for url in fetched_by_page if "/engine/" in url or url.endswith("/app/worker.mpy")]
+    assert any(url.endswith("/app/pack.mpy") for url in fetched_by_page), fetched_by_page
+    assert any(url.endswith(".pack") and not url.endswith("/engine.pack") for url in fetched_by_page), fetched_by_page
+    in_page = [url for url in fetched_by_page if "/engine/" in url or url.endswith("/app/engine.pack")]
     assert not in_page, f"the page's main thread loaded the engine: {in_page}"
 
 

@@ -81,11 +81,17 @@ def test_replies_are_compact_json_text():
 
 
 def test_warm_up_imports_what_the_first_calls_need():
-    reply = json.loads(api.call("warm_up", "{}"))
-    assert reply["ok"] and reply["result"]["modules"] == list(api.WARM_UP_MODULES)
     import sys
 
-    assert all(name in sys.modules for name in api.WARM_UP_MODULES)
+    every = sorted({name for names in api.WARM_UP_MODULES.values() for name in names})
+    reply = json.loads(api.call("warm_up", "{}"))
+    assert reply["ok"] and reply["result"]["modules"] == every
+    assert all(name in sys.modules for name in every)
+    for page, names in api.WARM_UP_MODULES.items():
+        reply = json.loads(api.call("warm_up", json.dumps({"page": page})))
+        assert reply["ok"] and reply["result"]["modules"] == list(names), page
+    assert json.loads(api.call("warm_up", '{"page": "no such page"}'))["result"]["modules"] == every
+    assert json.loads(api.call("warm_up", '{"page": 7}'))["result"]["modules"] == every
 
 
 def test_doctests():

@@ -86,6 +86,14 @@ def test_round_to_is_cpythons_round(value, digits):
     assert compat.round_to(value, digits) == round(value, digits)
 
 
+def test_round_to_rounds_exact_halves_to_even():
+    for value, digits, expected in ((12.125, 2, 12.12), (-12.125, 2, -12.12), (0.375, 2, 0.38), (2.5, 0, 2.0),
+                                    (3.5, 0, 4.0), (0.0009765625, 9, 0.000976562), (1234567.8125, 3, 1234567.812)):
+        assert compat.round_to(value, digits) == expected == round(value, digits)
+    assert str(compat.round_to(-0.001, 2)) == str(round(-0.001, 2)) == "-0.0"
+    assert compat.round_to(1e300, 2) == 1e300 and compat.round_to(float("inf"), 2) == float("inf")
+
+
 def test_value_counts_and_memo():
     assert compat.value_counts("abca") == [("a", 2), ("b", 1), ("c", 1)]
     calls = []

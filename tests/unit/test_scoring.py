@@ -291,3 +291,23 @@ def test_shipped_show_table_is_the_count_afresh():
     for bad in (b"", shipped[:-1], b"x" + shipped[1:], shipped + b"\0"):
         with pytest.raises(ValueError):
             scoring.parse_show_table(bad)
+    head = len(scoring.SHOW_TABLE_MAGIC) + 4
+    n = len(fresh)
+    swapped = bytearray(shipped)  # points no longer in order
+    swapped[head + 4 * n], swapped[-1] = swapped[-1], swapped[head + 4 * n]
+    twice = bytearray(shipped)  # one key listed twice
+    twice[head:head + 4] = shipped[head + 4:head + 8]
+    for bad in (bytes(swapped), bytes(twice)):
+        with pytest.raises(ValueError):
+            scoring.parse_show_table(bad)
+
+
+def test_show_table_loads_grouped_by_points():
+    """The shipped order puts each value's keys together, lowest points first."""
+    from engine import scoring
+
+    table = {5 ** 4: 2, 3: 0, 5 ** 7 + 1: 2, 7: 28}
+    data = scoring.show_table_bytes(table)
+    head = len(scoring.SHOW_TABLE_MAGIC) + 4
+    assert data[head + 4 * 4:] == bytes([0, 2, 2, 28])
+    assert scoring.parse_show_table(data) == table
