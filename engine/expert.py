@@ -1,6 +1,12 @@
-"""The expert opponent: hard's discards, and in the play a search over the hands the other side may hold.
+"""The expert opponent: discards priced by the play too, and in the play a search over the hands the other side may hold.
 
-In a two-player game the expert reads the other hand before each card it lays
+In a two-player game the expert discards as hard does, except that the keeps worth nearly as
+much as the best (within PEG_MARGIN points of hand and crib, PEG_KEEPS at most) are also played
+out, with the pone leading, against DISCARD_SAMPLES fours a careful player would keep from cards
+it cannot see, and PEG_WEIGHT of the points each keep pegs more than the other side on average
+is added to its value (the other side's play is a model, so its figure counts half: in matches
+against hard the full figure bought pegging points with more hand and crib points than it won).
+In the play the expert reads the other hand before each card it lays
 (engine.reading): the other side's six cards are the cards it has laid and cards the expert
 cannot see, kept only as often as a careful discard would have kept a four holding the cards
 laid (and, after a go, nothing that would have fitted), and as often as a careful player with
@@ -32,9 +38,13 @@ from engine.reading import draw_hands, play_contexts
 from engine.players import HardPlayer, owns_crib, unseen_cards
 from engine.scoring import MAX_COUNT, show_total
 
-SAMPLES = 24  # samples of the other hand searched for one card
+SAMPLES = 48  # samples of the other hand searched for one card
 PRICE_WEIGHT = 0.5  # hard's price of a card added to its searched value while nobody can get home
 TIE_WEIGHT = 0.001  # near the end: hard's price only breaks ties between cards the search values alike
+PEG_WEIGHT = 0.5  # the share of a keep's searched pegging points added to its hand and crib value
+PEG_MARGIN = 1.0  # keeps this far below the best in hand and crib are not played out
+PEG_KEEPS = 4  # keeps played out at most
+DISCARD_SAMPLES = 16  # other hands a keep is played out against
 FAR_LEAF = Leaf((999, 999), (0, 0), 0)  # nobody can get home: the points of the play alone
 
 
@@ -78,12 +88,11 @@ def go_floor(view: dict) -> int:
 
 
 class ExpertPlayer(HardPlayer):
-    """Hard's discards; in the play, a search to the end of the play over sampled other hands."""
+    """Hard's discards, the best few also priced by the play; in the play, a search to its end over sampled other hands."""
 
     name = "expert"
     samples = SAMPLES
-    undecided_far = False
-    peg_weight = 0.0
+    peg_weight = 0.5
     peg_margin = 1.0
     peg_keeps = 4
     discard_samples = 16
@@ -156,4 +165,4 @@ class ExpertPlayer(HardPlayer):
         values = search.card_values(sorted(RANK_OF[c] for c in mine_cards), hands,
                                     [RANK_OF[c] for _, c in view["current"]], view["count"],
                                     2 if other in (view.get("go") or ()) else 0)
-        return values, search.far or (self.undecided_far and not search.decided)
+        return values, search.far

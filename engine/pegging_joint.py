@@ -41,12 +41,6 @@ class JointSearch:
         self.need0, self.need1 = leaves[0].need
         self.memo: dict = {}
         self.nodes = 0
-        self.decided = False  # some line searched took a side home (its value is then no longer points)
-
-    def _won(self, n: int) -> float:
-        """The value of n samples won by side 0 (n < 0: lost); notes that the game was decided."""
-        self.decided = True
-        return WIN_VALUE * n
 
     def card_values(self, mine: "Sequence[int]", hands: "Sequence[Sequence[int]]", seq: "Sequence[int]",
                     count: int, gone: int = 0) -> dict:
@@ -74,7 +68,7 @@ class JointSearch:
             if self.far:
                 value = pts * n + self._future(rest, group, held, s2, total, 1, 0, gone)
             elif pts >= self.need0:
-                value = self._won(n)
+                value = WIN_VALUE * n
             else:
                 value = self._search(rest, group, held, s2, total, 1, 0, gone, pts, 0)
             out[r] = value / n
@@ -182,18 +176,15 @@ class JointSearch:
                     if last == 0:
                         p0 += 1
                         if p0 >= need0:
-                            return self._won(n)
+                            return WIN_VALUE * n
                     else:
                         p1 += 1
                         if p1 >= need1:
-                            return self._won(-n)
+                            return -WIN_VALUE * n
                 value = 0.0
                 leaves = self.leaves
                 for i in group:
-                    v = leaves[i].value(p0, p1)
-                    if v == WIN_VALUE or v == -WIN_VALUE:
-                        self.decided = True
-                    value += v
+                    value += leaves[i].value(p0, p1)
                 memo[key] = value
                 return value
             if count == MAX_COUNT:
@@ -233,11 +224,11 @@ class JointSearch:
             if last == 0:
                 p0 += 1
                 if p0 >= need0:
-                    return self._won(n)
+                    return WIN_VALUE * n
             else:
                 p1 += 1
                 if p1 >= need1:
-                    return self._won(-n)
+                    return -WIN_VALUE * n
             seq, count, gone = b"", 0, 0
             turn = 1 - last if (n1 if last == 0 else h0) else last
 
@@ -255,7 +246,7 @@ class JointSearch:
                 s2 = seq + _ONE[r]
                 pts = peg(s2, total)
                 if p0 + pts >= need0:
-                    best = self._won(n)
+                    best = WIN_VALUE * n
                     break
                 v = self._search(h0[:i] + h0[i + 1:], group, held, s2, total, 1, 0, gone, p0 + pts, p1)
                 if best is None or v > best:
@@ -264,7 +255,7 @@ class JointSearch:
             best = 0.0
             for r, part, hands in _split_choices(group, held, seq, count, need1 - p1):
                 if r < 0:  # these samples peg out
-                    best += self._won(-len(part))
+                    best += -WIN_VALUE * len(part)
                     continue
                 total = count + _VALUE[r]
                 s2 = seq + _ONE[r]

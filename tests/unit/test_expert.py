@@ -8,7 +8,7 @@ from math import comb
 
 import engine.expert
 import engine.pegging_search
-from engine.cards import RANK_OF, VALUE_OF
+from engine.cards import RANK_OF, VALUE_OF, parse_cards
 from engine.expert import ExpertPlayer, go_floor
 from engine.game import new_game
 from engine.pegging_search import Leaf, Search
@@ -116,40 +116,45 @@ def test_pegs_out_when_it_can():
 
 
 def test_home_at_the_show_it_keeps_the_other_side_from_pegging_two():
-    """The pone whose count takes it home, the dealer two short: it gives away no 15, 31, pair or run.
+    """The pone whose count takes it home, the dealer two short and holding one card: it leads
+    the card no reply can score two on.
 
-    The dealer holds one card, so only its reply to this card can score two. Whenever one of
-    the pone's three cards leaves no card at all that scores two at once (no fifteen, 31, pair
-    or run with any card the pone cannot see), and none pegs the pone out, the expert lays one.
+    The first count: QS, KD, 6C, 4D (30), the pone says go, AH makes 31. The pone holds 2S and
+    KC and leads; the dealer's last card can pair a king or make fifteen with a five (unseen:
+    two kings, four fives), while every other two is seen (thrown, cut). After the reply the
+    pone lays its last card and the play is over, so the 2 is safe and the king may lose.
     """
-    rng = random.Random(5)
-    tried = 0
-    while tried < 10:
-        cards = rng.sample(range(52), 6)
-        hand, lead, reply, starter = cards[:3], cards[3], cards[4], cards[5]
-        count = VALUE_OF[lead] + VALUE_OF[reply]
-        if any(count + VALUE_OF[c] > MAX_COUNT for c in hand):
-            continue
-        own = show_total(hand + [lead], starter)
-        seq = [RANK_OF[lead], RANK_OF[reply]]
-        if any(peg_points(seq + [RANK_OF[c]], count + VALUE_OF[c]) >= own for c in hand):
-            continue  # it can peg out at once
-        view = play_view("AC", dealer=0, seat=1, opp_cards=1, scores=(119, 121 - own))
-        laid = [[1, lead], [0, reply]]
-        view.update(hand=list(hand), played=[lead], starter=starter, laid=laid, current=laid, count=count,
-                    hand_sizes=[1, 3])
-        view["legal_actions"] = [{"type": "play", "card": c} for c in hand]
-        ranks = {RANK_OF[c] for c in unseen_cards(view)}
+    view = play_view("2S KC", dealer=0, seat=1, opp_cards=1, starter="2H", played="QS 6C")
+    view["discards"] = parse_cards("2C 2D")
+    laid = [[s, c] for s, c in zip((1, 0, 1, 0, 0), parse_cards("QS KD 6C 4D AH"))]
+    view.update(laid=laid, current=[], count=0, go=[], to_act=1)
+    own = show_total(parse_cards("QS 6C 2S KC"), view["starter"])
+    view["scores"] = [119, 121 - own]
+    assert own > 0 and len(unseen_cards(view)) == 52 - 10
+    for seed in range(6):
+        assert get_player("expert", seed=seed).choose(view, view["legal_actions"])["card"] == \
+            parse_cards("2S")[0]
 
-        def is_safe(card):
-            after = count + VALUE_OF[card]
-            line = seq + [RANK_OF[card]]
-            return after == MAX_COUNT or all(peg_points(line + [r], after + VALUE_OF[r]) < 2
-                                             for r in ranks if after + VALUE_OF[r] <= MAX_COUNT)
 
-        safe = [c for c in hand if is_safe(c)]
-        if not safe or len(safe) == len(hand):
-            continue
-        tried += 1
-        card = get_player("expert", seed=tried).choose(view, view["legal_actions"])["card"]
-        assert card in safe, (hand, lead, reply, starter)
+def test_discards_near_the_best_are_priced_by_the_play_they_make():
+    """The expert throws what hard throws, or a keep within PEG_MARGIN of hard's best in hand
+    and crib that pegs more; off (no weight), it throws exactly what hard throws."""
+    from engine.analysis import discard_options
+    differ = 0
+    for i in range(30):
+        state = new_game(seed=f"expert-discard-{i}")
+        for _ in (0, 1):
+            seat = state.to_act
+            view = state.view(seat)
+            hard = get_player("hard", seed=i)
+            expert = get_player("expert", seed=i)
+            chosen = expert.choose(view, view["legal_actions"])
+            best = hard.choose(view, view["legal_actions"])
+            values = {tuple(sorted(o.throw)): hard.discard_value(view, o)
+                      for o in discard_options(view["hand"], view["dealer"] == seat)}
+            assert values[tuple(chosen["cards"])] >= max(values.values()) - engine.expert.PEG_MARGIN
+            differ += chosen != best
+            expert.peg_weight = 0.0
+            assert expert.choose(view, view["legal_actions"]) == best
+            state.apply(best)
+    assert 0 < differ < 30
