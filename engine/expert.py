@@ -92,10 +92,10 @@ class ExpertPlayer(HardPlayer):
 
     name = "expert"
     samples = SAMPLES
-    peg_weight = 0.5
-    peg_margin = 1.0
-    peg_keeps = 4
-    discard_samples = 16
+    peg_weight = PEG_WEIGHT
+    peg_margin = PEG_MARGIN
+    peg_keeps = PEG_KEEPS
+    discard_samples = DISCARD_SAMPLES
 
     def choose_discard(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
         """Hard's discard; with two players, the keeps worth nearly as much as the best also

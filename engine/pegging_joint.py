@@ -29,8 +29,7 @@ _ONE = tuple(bytes((r,)) for r in range(13))
 class JointSearch:
     """A search of the play over samples of the other hand, one ``Leaf`` per sample.
 
-    ``nodes`` counts the positions visited; far from the end (every leaf far) positions
-    reached in different orders are searched once.
+    Far from the end (every leaf far) positions reached in different orders are searched once.
     """
 
     def __init__(self, leaves: list) -> None:
@@ -40,7 +39,6 @@ class JointSearch:
         self.far = all(leaf.is_far for leaf in leaves)
         self.need0, self.need1 = leaves[0].need
         self.memo: dict = {}
-        self.nodes = 0
 
     def card_values(self, mine: "Sequence[int]", hands: "Sequence[Sequence[int]]", seq: "Sequence[int]",
                     count: int, gone: int = 0) -> dict:
@@ -88,7 +86,6 @@ class JointSearch:
         known = memo.get(key)
         if known is not None:
             return known
-        self.nodes += 1
         n = len(group)
         extra = 0
         while True:
@@ -166,7 +163,6 @@ class JointSearch:
         known = memo.get(key)
         if known is not None:
             return known
-        self.nodes += 1
         n = len(group)
         need0, need1 = self.need0, self.need1
         while True:
