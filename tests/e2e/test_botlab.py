@@ -178,7 +178,8 @@ def test_a_game_of_the_match_opens_in_the_replay_view(page, problems, wait_for_u
     # Seen from the bot's seat: its cards at the bottom, face up, the other's face down.
     assert replay.get_attribute("#replay-mine .replay-seat", "data-seat") == "1"
     assert replay.inner_text("#replay-mine .replay-seat-name") == "Your bot"
-    replay.click("#copy-link")
+    replay.click("#copy-link")  # the handler runs after the click returns
+    replay.wait_for_function("() => document.getElementById('share-link').value !== ''")
     assert "?from=bot-lab&seat=1&code=" in replay.input_value("#share-link")
     replay.focus("#replay-next")
     for _ in range(20):  # to the deal of the first hand
