@@ -49,16 +49,30 @@ def get_code(page):
     return page.evaluate("() => document.getElementById('bot-source').code")
 
 
+# Every state #lab[data-match] takes from the last run() on, so that wait_match never reads the
+# state an earlier match left behind (the Run button's handler starts after the click returns).
+WATCH_STATES = """() => {
+  const lab = document.getElementById('lab');
+  window.labStates = [];
+  if (!window.labWatch) {
+    window.labWatch = new MutationObserver(() => window.labStates.push(lab.dataset.match));
+    window.labWatch.observe(lab, {attributes: true, attributeFilter: ['data-match']});
+  }
+}"""
+
+
 def run(page, games, opponent="hard"):
     page.select_option("#match-opponent", opponent)
     page.fill("#match-games", str(games))
+    page.evaluate(WATCH_STATES)
     page.click("#match-run")
 
 
 def wait_match(page, states=("done", "failed")):
-    selector = ", ".join(f"#lab[data-match='{s}']" for s in states)
-    page.wait_for_selector(selector, state="attached", timeout=MATCH_TIMEOUT_MS)
-    return page.get_attribute("#lab", "data-match")
+    """The state the match started by run() ended in (one of states)."""
+    page.wait_for_function("states => window.labStates.some(s => states.includes(s))", arg=list(states),
+                           timeout=MATCH_TIMEOUT_MS)
+    return page.evaluate("states => window.labStates.find(s => states.includes(s))", list(states))
 
 
 def test_page_loads_with_the_example_bot_in_the_editor(page, problems, wait_for_ui):
