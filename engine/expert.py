@@ -16,8 +16,10 @@ side lays what a player who cannot see the expert's cards lays, and the expert c
 for all the samples that have seen the same play, as at the table. The card with the best
 average, plus half hard's price of it while the points of the play alone decide, wins.
 The search plays for the game: a side that reaches the target in the play wins at once, and
-near the end each sample's shows (the pone counts first) decide who gets home, so the expert
-pegs out when it can and keeps the count safe when the other side is close.
+near the end each sample's shows (the pone counts first) decide who gets home, and when nobody
+does, the chance of winning from the points each side then needs (engine.board), so the expert
+pegs out when it can, keeps the count safe when the other side is close, and weighs a point
+pegged by what it is worth on the board.
 
 With three or four players it plays as hard does (engine.players.HardPlayer).
 

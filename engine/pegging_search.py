@@ -8,12 +8,14 @@ cards of one rank are one choice. Inside, hands and the ranks laid since the res
 they key the remembered positions, and MicroPython hashes a tuple of small ints by their sum
 (so such keys collide by the thousand) but bytes by their content.
 
-Values are in points for side 0 (the searching side) less side 1. A side that reaches its
-target in the play wins there and then (``WIN_VALUE``); when the play ends without a winner the
-``Leaf`` decides: the pone's show is counted first, then the dealer's hand and crib, and either
-may take its side home; otherwise the value is the difference of the points pegged. Far from
-the end (no side can get home this hand) only the difference counts, and positions reached in
-different orders are searched once (``Search.memo``).
+Far from the end of the game (neither side within ``MAX_PEG + BOARD_MARGIN`` points and its
+show of home) values are points pegged, side 0 (the searching side) less side 1, and positions
+reached in different orders are searched once (``Search.memo``). Nearer the end a value is a
+chance of winning on a scale of points, ``WIN_VALUE`` for a won game and minus that for a lost
+one: a side that reaches its target in the play wins there and then; when the play ends without
+a winner the ``Leaf`` decides: the pone's show is counted first, then the dealer's hand and
+crib, and either may take its side home; otherwise the chance that side 0 wins from the points
+each side then needs, with the pone of this hand dealing the next (engine.board).
 
 >>> search = Search(Leaf(need=(121, 121), shows=(0, 0), pone=1))
 >>> values = search.card_values((4, 12), (9, 9), (), 0)  # 5 and K against two tens, side 0 leads
@@ -21,11 +23,13 @@ different orders are searched once (``Search.memo``).
 True
 """
 
+from engine.board import win_chance
 from engine.players import peg_points
 
 WIN_VALUE = 60.0  # reaching the target: about a game's worth of points
 MAX_COUNT = 31
 MAX_PEG = 40  # more than one side pegs in any one play (for deciding that nobody can get home)
+BOARD_MARGIN = 30  # this much further from home too, the end of the play is valued by the chance of winning
 _VALUE = tuple(min(r + 1, 10) for r in range(13))
 _INF = 1e9
 _ONE = tuple(bytes((r,)) for r in range(13))  # a rank laid, to add to a bytes sequence
@@ -90,7 +94,7 @@ def model_choice(hand: bytes, seq: bytes, count: int) -> int:
 
 
 class Leaf:
-    """How a play that ends without a winner is valued: the shows, pone first, then points.
+    """How a play that ends without a winner is valued: the shows, pone first, then the board.
 
     need: points each side still needs (side 0, side 1); shows: each side's show to come (the
     dealer's hand and crib together); pone: the side that counts first (0 or 1).
@@ -103,10 +107,13 @@ class Leaf:
         self.need = need
         self.shows = shows
         self.pone = pone
-        self.is_far = need[0] > shows[0] + MAX_PEG and need[1] > shows[1] + MAX_PEG
+        self.is_far = (need[0] > shows[0] + MAX_PEG + BOARD_MARGIN
+                       and need[1] > shows[1] + MAX_PEG + BOARD_MARGIN)
 
     def value(self, p0: int, p1: int) -> float:
-        """The worth to side 0 of a play that ended with p0 and p1 points pegged (no winner)."""
+        """The worth to side 0 of a play that ended with p0 and p1 points pegged (no winner in
+        the play), near the end of the game: +-WIN_VALUE when a show takes a side home, else
+        WIN_VALUE times (2 x side 0's chance of winning from there - 1)."""
         need, shows = self.need, self.shows
         pegged = (p0, p1)
         first = self.pone
@@ -115,7 +122,13 @@ class Leaf:
         second = 1 - first
         if pegged[second] + shows[second] >= need[second]:
             return WIN_VALUE if second == 0 else -WIN_VALUE
-        return float(p0 - p1)
+        left0 = need[0] - pegged[0] - shows[0]
+        left1 = need[1] - pegged[1] - shows[1]
+        if first == 0:  # side 0, the pone of this hand, deals the next
+            chance = win_chance(left0, left1)
+        else:
+            chance = 1.0 - win_chance(left1, left0)
+        return WIN_VALUE * (2.0 * chance - 1.0)
 
 
 class Search:

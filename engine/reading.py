@@ -105,7 +105,7 @@ def keep_cards(six: "Sequence[int]", k: int) -> list:
 
 
 KEEP_SCALE = 0.3  # a keep this far (points) below the best is never chosen by the model
-KEEP_FLOOR = 0.001  # the weight of any other keep: no hand is ruled out altogether
+KEEP_FLOOR = 0.03  # the weight of any other keep: players throw carelessly at times, and no hand is ruled out
 DRAWS_PER_SAMPLE = 12  # sixes drawn for the samples of one decision at most, per sample
 
 

@@ -8,6 +8,7 @@ from math import comb
 
 import engine.expert
 import engine.pegging_search
+from engine.board import win_chance
 from engine.cards import RANK_OF, VALUE_OF, parse_cards
 from engine.expert import ExpertPlayer, go_floor
 from engine.game import new_game
@@ -89,11 +90,24 @@ def test_search_follows_the_rules_of_the_play():
 
 
 def test_search_gives_nothing_away_to_a_side_two_short():
-    """Both hands open: side 1 holds a ten and needs two; side 0 leads the 6, not the 5."""
-    leaf = Leaf(need=(50, 2), shows=(0, 0), pone=0)
+    """Both hands open: side 1 holds a ten and needs two; side 0, the pone, whose show of 12
+    takes it home, leads the 6, not the 5."""
+    leaf = Leaf(need=(10, 2), shows=(12, 0), pone=0)
     for model in (True, False):
         values = Search(leaf, model=model).card_values((4, 5), (9,), (), 0)
-        assert values[4] == -60.0 and values[5] > 0
+        assert values[4] == -60.0 and values[5] == 60.0
+
+
+def test_near_the_end_a_play_is_worth_the_chance_of_winning_after_it():
+    """Nobody gets home this hand: the end of the play is valued by the board (engine.board)."""
+    leaf = Leaf(need=(40, 40), shows=(8, 8), pone=0)
+    assert not leaf.is_far
+    values = [leaf.value(p0, p1) for p0, p1 in ((0, 3), (0, 0), (3, 0))]
+    assert -60.0 < values[0] < values[1] < values[2] < 60.0
+    # Side 0, the pone of this hand, deals the next.
+    assert leaf.value(0, 0) == 60.0 * (2 * win_chance(32, 32) - 1)
+    far = Leaf(need=(121, 121), shows=(8, 8), pone=0)
+    assert far.is_far
 
 
 def test_pegs_out_when_it_can():
@@ -158,3 +172,4 @@ def test_discards_near_the_best_are_priced_by_the_play_they_make():
             assert expert.choose(view, view["legal_actions"]) == best
             state.apply(best)
     assert 0 < differ < 30
+

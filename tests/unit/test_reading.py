@@ -92,7 +92,8 @@ def test_hands_drawn_before_any_play_are_the_keeps_of_a_careful_discard():
         values = keep_values(six, False)
         top = max(range(15), key=lambda k: values[k])
         best += sorted(six[i] for i in KEEPS[top]) == sorted(hand)
-    assert best >= 55
+    # Most are the best keep; about a third are the slips and careless throws the model allows.
+    assert 33 <= best <= 50
 
 
 def test_a_play_unlike_the_model_still_gets_its_samples_within_the_budget():

@@ -1,0 +1,40 @@
+"""The chance of winning from the points each side needs (engine.board)."""
+
+import doctest
+
+import engine.board
+from engine.board import win_chance
+
+
+def test_doctests():
+    assert doctest.testmod(engine.board).failed == 0
+
+
+def test_chances_are_probabilities_that_fall_as_a_side_needs_more():
+    for d in range(1, 122, 6):
+        for p in range(1, 122, 6):
+            chance = win_chance(d, p)
+            assert 0.0 <= chance <= 1.0
+            if d < 121:
+                assert win_chance(d + 1, p) <= chance + 1e-12
+            if p < 121:
+                assert win_chance(d, p + 1) >= chance - 1e-12
+
+
+def test_a_side_that_needs_nothing_has_won():
+    assert win_chance(0, 10) == 1.0
+    assert win_chance(10, 0) == 0.0
+    assert win_chance(-3, 5) == 1.0
+
+
+def test_the_first_dealer_wins_about_fifty_six_games_in_a_hundred():
+    assert 0.54 < win_chance(121, 121) < 0.58
+    assert 0.52 < win_chance(61, 61) < 0.56  # a shorter game: the deal matters less often
+
+
+def test_the_pone_counting_first_wins_a_race_of_equal_needs_near_the_end():
+    # Needing 8 each: the pone counts first and usually gets there.
+    assert win_chance(8, 8) < 0.5
+    # The dealer needs little more than a peg: it usually pegs or counts out.
+    assert win_chance(3, 30) > 0.99
+
