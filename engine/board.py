@@ -22,7 +22,7 @@ PONE_TOTAL = (4, 3, 36, 79, 159, 211, 288, 352, 368, 437, 336, 372, 281, 277, 18
               20, 25, 8, 13, 13, 4, 3, 1, 0, 1, 2, 0, 0, 1)
 
 MAX_NEEDS = 121  # the longest game's target
-_TABLES: dict = {}  # the table, once built
+_win: list = []  # the table (rows[d][p], see _build), once built
 
 
 def _shares(counts: "tuple") -> list:
@@ -48,9 +48,6 @@ def _build(target: int) -> list:
     peg = _shares(DEALER_PEG)
     dealer = _shares(DEALER_TOTAL)
     pone = _shares(PONE_TOTAL)
-    if dealer[0]:  # the table is built on strictly falling needs: a dealer's blank hand counts as one point
-        dealer[1] += dealer[0]
-        dealer[0] = 0.0
     peg_ge = _at_least(peg, target)
     dealer_ge = _at_least(dealer, target)
     pone_ge = _at_least(pone, target)
@@ -66,7 +63,7 @@ def _build(target: int) -> list:
             row = win[a]
             total = 0.0
             top = min(d - 1, nd - 1)
-            for x in range(1, top + 1):
+            for x in range(1, top + 1):  # DEALER_TOTAL[0] is 0: the dealer's need always falls
                 total += dealer[x] * (1.0 - row[d - x])
             cont[a][d] = total
         for d in range(lo, hi + 1):
@@ -87,7 +84,6 @@ def win_chance(dealer_needs: int, pone_needs: int) -> float:
         return 0.0
     if dealer_needs <= 0:
         return 1.0
-    rows = _TABLES.get("win")
-    if rows is None:
-        rows = _TABLES["win"] = _build(MAX_NEEDS)
-    return rows[min(dealer_needs, MAX_NEEDS)][min(pone_needs, MAX_NEEDS)]
+    if not _win:
+        _win.extend(_build(MAX_NEEDS))
+    return _win[min(dealer_needs, MAX_NEEDS)][min(pone_needs, MAX_NEEDS)]

@@ -3,7 +3,7 @@
 import doctest
 
 import engine.board
-from engine.board import win_chance
+from engine.board import DEALER_TOTAL, win_chance
 
 
 def test_doctests():
@@ -19,6 +19,11 @@ def test_chances_are_probabilities_that_fall_as_a_side_needs_more():
                 assert win_chance(d + 1, p) <= chance + 1e-12
             if p < 121:
                 assert win_chance(d, p + 1) >= chance - 1e-12
+
+
+def test_no_hand_left_the_dealer_without_a_point():
+    # The table is built on the dealer's need falling every hand (engine.board._build).
+    assert DEALER_TOTAL[0] == 0
 
 
 def test_a_side_that_needs_nothing_has_won():
@@ -37,4 +42,3 @@ def test_the_pone_counting_first_wins_a_race_of_equal_needs_near_the_end():
     assert win_chance(8, 8) < 0.5
     # The dealer needs little more than a peg: it usually pegs or counts out.
     assert win_chance(3, 30) > 0.99
-

@@ -100,12 +100,16 @@ def test_search_gives_nothing_away_to_a_side_two_short():
 
 def test_near_the_end_a_play_is_worth_the_chance_of_winning_after_it():
     """Nobody gets home this hand: the end of the play is valued by the board (engine.board)."""
-    leaf = Leaf(need=(40, 40), shows=(8, 8), pone=0)
+    leaf = Leaf(need=(40, 45), shows=(8, 3), pone=0)
     assert not leaf.is_far
     values = [leaf.value(p0, p1) for p0, p1 in ((0, 3), (0, 0), (3, 0))]
     assert -60.0 < values[0] < values[1] < values[2] < 60.0
-    # Side 0, the pone of this hand, deals the next.
-    assert leaf.value(0, 0) == 60.0 * (2 * win_chance(32, 32) - 1)
+    # Side 0, the pone of this hand, deals the next, needing 32 to the other side's 42.
+    assert leaf.value(0, 0) == 60.0 * (2 * win_chance(32, 42) - 1)
+    # The same hand seen from the other side is worth the opposite.
+    mirror = Leaf(need=(45, 40), shows=(3, 8), pone=1)
+    for p0, p1 in ((0, 0), (2, 5), (6, 1)):
+        assert abs(leaf.value(p0, p1) + mirror.value(p1, p0)) < 1e-9
     far = Leaf(need=(121, 121), shows=(8, 8), pone=0)
     assert far.is_far
 
@@ -172,4 +176,3 @@ def test_discards_near_the_best_are_priced_by_the_play_they_make():
             assert expert.choose(view, view["legal_actions"]) == best
             state.apply(best)
     assert 0 < differ < 30
-
