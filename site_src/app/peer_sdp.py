@@ -17,8 +17,8 @@ The compact text (URL-safe: letters, digits, ``-``, ``_`` and ``.``) is six fiel
 2. the ICE user fragment and 3. the ICE password, their ``+`` and ``/`` written ``-`` and ``_``
    (ICE's characters are exactly base64's, so this is one to one);
 4. the fingerprint's 32 bytes in base64url (43 characters);
-5. the candidates (UDP, component 1, host or server-reflexive, at most MAX_CANDIDATES, highest
-   priority first) as base64url of one record each: a byte ``kind | type << 2``, the address,
+5. the candidates (UDP, component 1, host or server-reflexive, highest priority first, at most
+   MAX_CANDIDATES of them in at most MAX_RECORD_BYTES) as base64url of one record each: a byte ``kind | type << 2``, the address,
    then the port (2 bytes). Kinds: 0 IPv4 (4 bytes), 1 IPv6 (16 bytes), 2 an mDNS name
    ``<uuid>.local`` (the UUID's 16 bytes), 3 another host name (a length byte, then its
    letters). Types: 0 host, 1 srflx. Priorities and foundations are not kept: the rebuilt
@@ -37,6 +37,7 @@ SETUP_ROLES = {"actpass": "a", "active": "c", "passive": "p"}
 MAX_TEXT = 1000  # characters of compact text accepted; a real one is 100-350
 MAX_SDP = 20000  # characters of SDP accepted by compact_description
 MAX_CANDIDATES = 8
+MAX_RECORD_BYTES = 180  # of candidate records in one code (240 characters): the rest are left out
 CHECK_BYTES = 3
 FINGERPRINT_BYTES = 32
 MIN_UFRAG, MAX_UFRAG = 4, 256
@@ -304,7 +305,12 @@ def compact_description(sdp):
     fingerprint = bytes(int(octet, 16) for octet in octets)
     kind = "a" if setup != "a" else "o"
     candidates.sort()  # highest priority first, ties in the order given
-    records = b"".join(record for _, _, record in candidates[:MAX_CANDIDATES])
+    records = b""
+    count = 0
+    for _, _, record in candidates:
+        if count < MAX_CANDIDATES and len(records) + len(record) <= MAX_RECORD_BYTES:
+            records += record
+            count += 1
     body = ".".join([VERSION + kind + setup,
                      _ice_to_url(values["ice-ufrag"], MIN_UFRAG, MAX_UFRAG, "user fragment"),
                      _ice_to_url(values["ice-pwd"], MIN_PWD, MAX_PWD, "password"),

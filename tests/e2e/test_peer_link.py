@@ -283,3 +283,14 @@ def test_an_answer_that_cannot_reach_the_inviter_fails_with_a_sentence(two_pages
     inviter.wait_for_selector("html[data-peer='failed']", state="attached", timeout=OPEN_TIMEOUT_MS)
     assert states(inviter) == ["connecting|", "failed|No direct connection could be made: the two devices may "
                                                "not be on the same network."]
+
+
+def test_an_allowed_stun_server_that_cannot_be_reached_still_gives_an_invitation(two_pages, probe_url):
+    """The host resolves nowhere here (the tests' resolver rule): gathering ends without it, the
+    offer still carries the host candidates, the two pages still connect, and the site's policy
+    (connect-src 'self') does not stand in the way."""
+    (inviter, friend), _ = two_pages
+    offer, _ = connect(inviter, friend, probe_url + "?stun=" + "stun:stun.example.org:3478")
+    assert peer_sdp.expand_description(offer, "offer").count(" typ host") >= 1
+    for page in (inviter, friend):
+        page.wait_for_selector("html[data-peer='open']", state="attached", timeout=OPEN_TIMEOUT_MS)

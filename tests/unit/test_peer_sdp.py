@@ -141,6 +141,15 @@ def test_candidates_go_highest_priority_first_and_at_most_eight():
     assert ports == [40012 - i for i in range(peer_sdp.MAX_CANDIDATES)]
 
 
+def test_long_host_names_cannot_make_a_code_too_long_to_read_back():
+    name = "a" * 60 + "." + "b" * 60 + ".local"
+    lines = ["%d 1 udp %d %s %d typ host" % (i, 2000000000 - i, name.replace("a", "c", i), 40000 + i)
+             for i in range(8)]
+    text = peer_sdp.compact_description(with_candidates(fixture("chromium-mdns-offer.sdp"), lines))
+    assert len(text) <= 350, len(text)
+    assert [p for _, p, _ in essentials(peer_sdp.expand_description(text, "offer"))[4]] == [40000]
+
+
 def test_a_description_without_candidates_still_compacts():
     text = peer_sdp.compact_description(with_candidates(fixture("chromium-mdns-answer.sdp"), []))
     rebuilt = peer_sdp.expand_description(text, "answer")
