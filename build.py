@@ -54,6 +54,7 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     pages = load_pages(Path(pages_dir) if pages_dir else settings.PAGES_DIR)
     env = make_environment(Path(templates_dir) if templates_dir else settings.TEMPLATES_DIR)
     env.globals["bot_examples"] = botlab.examples  # the bot lab's example bots (site_src/bots/)
+    env.globals["bot_sandbox"] = botlab.sandbox_srcdoc  # the document of the frame the bot runs in
     env.globals["app_modules"] = app_modules()  # each page module -> the UI modules its page loads
     env.globals["pyscript_plugins"] = plugins  # page module -> its configs' plugins setting
     links = Links({p.slug for p in pages})
@@ -79,6 +80,7 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     write_score_sheets(out / "downloads")
     vendor_runtime(out)
     write_python_files(out)
+    botlab.write_sandbox(out)
     for name, text in rendered.items():
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -2,11 +2,12 @@
 
 Runs in MicroPython on the main thread (keep to the subset). The bot is the text of PyScript's
 editor (``<script type="mpy-editor" id="bot-source">``; the page's Run replaces the editor's).
-Matches run in a Pyodide worker (site_src/app/botlab_worker.py) that this module starts once
-the editor is ready: ``start`` runs the bot's code, then ``step`` is called again and again,
-each call playing games for STEP_SECONDS, so the progress shows between calls. Stop
-terminates the worker (a bot stuck in a loop cannot be interrupted any other way) and starts
-a fresh one. The code is kept in localStorage as it is typed (storage.py), and the example
+Matches run in a Pyodide worker (site_src/app/botlab_worker.py) inside a sandboxed frame of an
+opaque origin (botlab_sandbox.py), so the bot's code can reach nothing of the site's; this
+module starts it once the editor is ready: ``start`` runs the bot's code, then ``step`` is
+called again and again, each call playing games for STEP_SECONDS, so the progress shows between
+calls. Stop removes the frame, which ends its worker (a bot stuck in a loop cannot be
+interrupted any other way), and starts a fresh one. The code is kept in localStorage as it is typed (storage.py), and the example
 bots are embedded in the page (``<script type="text/x-python" id="bot-example-NAME">``). Each
 game played comes back with its game code, and the games of a match (all of them once it is
 done, those played before a Stop or a failure) are offered in a list whose links open them in
@@ -22,9 +23,10 @@ import asyncio
 import json
 
 import js
-from pyscript import document, window, workers
+from pyscript import document, window
 from pyscript.ffi import create_proxy
 
+import botlab_sandbox
 import bridge
 import storage
 
@@ -36,14 +38,13 @@ STEP_SECONDS = 0.25  # each worker call plays games for about this long, then re
 STUCK_MS = 5000  # no word from the worker for this long while a match runs: suggest Stop
 MIN_GAMES = 10
 MAX_GAMES = 2000
-WORKER_NAME = "botlab"
 BOT_FILE = "mybot.py"
 OPPONENT_NAMES = {"easy": "Easy", "hard": "Hard"}
 SOURCES = ("pegging", "hand", "crib")
 REPLAY_PATH = "replay/?from=bot-lab&seat={}&code="  # the replay page from the site's root, seen from the bot's seat
 
 LOADING = "Loading Python for the matches (CPython in a worker, about 5 MB the first time)…"
-READY = "Python is ready: {} runs your bot in a worker, away from the page."
+READY = "Python is ready: {} runs your bot in a sealed-off worker, away from the page and the site’s data."
 BOOT_FAILED = "Python for the matches could not start. Reloading the page usually fixes this."
 CALL_FAILED = "The match stopped unexpectedly. Please try again."
 KEPT = "Your code is kept on this device as you type. Ctrl+Enter runs a match."
@@ -242,50 +243,49 @@ async def boot_worker():
 
 
 async def _spawn():
-    """A fresh named worker (a new name each time: a stopped one is gone for good)."""
+    """A fresh sandbox (a new frame each time: a stopped one is gone for good)."""
     _state["serial"] += 1
-    name = WORKER_NAME + "-" + str(_state["serial"])
     bridge.set_state("loading", LOADING)
-    script = bridge.add_pyodide_worker(name, "app/botlab_worker.py", "app/botlab_worker.toml")
-    _state["script"] = script
+    sandbox = botlab_sandbox.Sandbox()
+    _state["script"] = sandbox
     try:
-        worker = await workers[name]
-        info = json.loads(str(await worker.ping("{}")))
+        info = json.loads(await sandbox.start())
+        interpreter = info["result"]["interpreter"]
     except Exception as error:
+        if _state["script"] is not sandbox:  # stopped while starting
+            raise bridge.EngineError(CALL_FAILED, "stopped")
         bridge._log("The bot lab's worker failed to start:", error)
         bridge.set_state("error", BOOT_FAILED)
         raise bridge.EngineError(BOOT_FAILED, "boot")
-    if _state["script"] is not script:  # stopped while starting
+    if _state["script"] is not sandbox:  # stopped while starting
         raise bridge.EngineError(CALL_FAILED, "stopped")
-    _state["worker"] = worker
-    bridge.set_state("ready", READY.format(info["result"]["interpreter"]))
-    return worker
+    _state["worker"] = sandbox
+    bridge.set_state("ready", READY.format(interpreter))
+    return sandbox
 
 
 def end_worker():
-    """Terminate the worker at once (whatever it is running) and forget it."""
-    script = _state["script"]
+    """End the worker at once (whatever it is running: its frame is removed) and forget it."""
+    sandbox = _state["script"]
     _state["script"] = None
     _state["worker"] = None
     _state["booting"] = None
-    if script is not None:
-        xworker = script.xworker
-        if xworker is not None:
-            xworker.terminate()
-        script.remove()
+    if sandbox is not None:
+        sandbox.end()
 
 
 async def request(worker, name, payload):
     """One call to the worker: JSON text both ways; the reply's dict."""
     try:
-        if name == "start":
-            text = await worker.start(json.dumps(payload))
-        else:
-            text = await worker.step(json.dumps(payload))
+        reply = json.loads(await worker.call(name, json.dumps(payload)))
+        if not isinstance(reply, dict):
+            raise ValueError("the reply is not a JSON object")
+    except botlab_sandbox.Stopped:  # Stop ended the worker: nothing went wrong
+        raise bridge.EngineError(CALL_FAILED, "stopped")
     except Exception as error:
         bridge._log("The bot lab's worker failed in", name, ":", error)
         raise bridge.EngineError(CALL_FAILED, "internal")
-    return json.loads(str(text))
+    return reply
 
 
 # --- a match --------------------------------------------------------------------------------------
@@ -436,10 +436,24 @@ def show_result(result, opponent, command):
     show("match-result")
 
 
+CODE_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."  # a game code's (engine/share.py)
+
+
+def is_replayable(game):
+    """True for a game the sandbox reported with a code fit for a link: its characters the code
+    alphabet's alone, its seat 0 or 1 (the sandbox runs the visitor's code, so its word is checked)."""
+    if not isinstance(game, dict):
+        return False
+    code = game.get("code")
+    if not isinstance(code, str) or not code or any(ch not in CODE_CHARACTERS for ch in code):
+        return False
+    return game.get("first_seat", 0) in (0, 1) and isinstance(game.get("game"), int)
+
+
 def show_games(opponent):
     """Offer the games played so far for replay: their number now, their links (each opens the
     game in the replay page, in a new tab) once the list is opened."""
-    games = [g for g in _state["games"] if g.get("code")]
+    games = [g for g in _state["games"] if is_replayable(g)]
     _state["listed"] = None
     by_id("match-replay-list").replaceChildren()
     by_id("match-replays").open = False

@@ -1,4 +1,6 @@
-"""The bot lab's build-time parts: the example bots, and the API reference read from the engine's docstrings."""
+"""The bot lab's build-time parts: the example bots, the API reference read from the engine's
+docstrings, and the sandbox the visitor's bot runs in (its frame's document, its runner, the list
+of files the page hands it)."""
 
 from __future__ import annotations
 
@@ -6,8 +8,10 @@ import html
 import inspect
 import re
 from importlib import import_module
+from pathlib import Path
 
-from site_src.builder.settings import SITE_SRC, BuildError
+from site_src.builder.output import copy_if_changed
+from site_src.builder.settings import APP_DIR, SITE_SRC, BuildError
 
 BOTS_DIR = SITE_SRC / "bots"
 EXAMPLES = (
@@ -182,3 +186,48 @@ def api_reference() -> str:
         parts.append(f"<dd>{docstring_html(obj.__doc__, heading_level=5)}</dd>")
     parts.append("</dl>")
     return "\n".join(parts)
+
+
+# --- the sandbox ------------------------------------------------------------------------------
+
+SANDBOX_FRAME = APP_DIR / "botlab_frame.js"
+"""The script of the frame the bot runs in, inline in the frame's document (the page's policy
+allows it by its hash, see site_src/builder/security.py)."""
+SANDBOX_RUNNER = "botlab_runner.js"  # site_src/app/: the frame's worker, dist/app/botlab_runner.js
+SANDBOX_MANIFEST = "botlab_sandbox.json"  # dist/app/: what the page fetches and hands to the runner
+WORKER_CONFIG = "botlab_worker.toml"  # dist/app/: the worker's files (site_src/builder/browser_python.py)
+WORKER_SOURCE = "botlab_worker.py"
+PYODIDE_INDEX = "../runtime/pyodide/"  # from dist/app/
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+"""Pyodide's files the runner boots from: the loader, the runtime, its wasm, the standard library and the lock."""
+
+
+def sandbox_srcdoc() -> str:
+    """The document of the bot's frame: a charset and botlab_frame.js, inline."""
+    script = SANDBOX_FRAME.read_text(encoding="utf-8")
+    if "</" in script:
+        raise BuildError(f"{SANDBOX_FRAME}: may not contain '</' (it is inlined in a <script>)")
+    return f'<!doctype html><meta charset="utf-8"><script>{script}</script>'
+
+
+def write_sandbox(out: Path) -> None:
+    """dist/app/botlab_runner.js and dist/app/botlab_sandbox.json: the runner's address, Pyodide's
+    files and the Python files (the worker's config's [files], and botlab_worker.py) with their
+    paths in Pyodide's file system; addresses are relative to app/."""
+    import json
+    import tomllib
+
+    app = out / "app"
+    config = app / WORKER_CONFIG
+    if not config.is_file() or not (app / WORKER_SOURCE).is_file():
+        raise BuildError(f"{config} or {WORKER_SOURCE} is missing: the bot lab's sandbox needs them")
+    listed = tomllib.loads(config.read_text(encoding="utf-8")).get("files", {})
+    files = [[source, target.removeprefix("./")] for source, target in sorted(listed.items())]
+    files.append([WORKER_SOURCE, WORKER_SOURCE])
+    missing = [source for source, _ in files if not (app / source).is_file()]
+    missing += [name for name in PYODIDE_FILES if not (app / PYODIDE_INDEX / name).is_file()]
+    if missing:
+        raise BuildError(f"the bot lab's sandbox would hand over missing files: {', '.join(missing)}")
+    copy_if_changed(APP_DIR / SANDBOX_RUNNER, app / SANDBOX_RUNNER)
+    manifest = {"runner": SANDBOX_RUNNER, "index": PYODIDE_INDEX, "pyodide": list(PYODIDE_FILES), "files": files}
+    (app / SANDBOX_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")

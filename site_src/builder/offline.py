@@ -135,6 +135,24 @@ def precache_list(out: Path, pages: list[Page]) -> list[str]:
     return urls
 
 
+def build_path(url: str) -> str:
+    """The file behind a precached address, as the service worker names it: "rules/" -> "rules/index.html"."""
+    if url == "./":
+        return "index.html"
+    return url + "index.html" if url.endswith("/") else url
+
+
+def file_hashes(out: Path, urls: list[str]) -> dict[str, str]:
+    """The SHA-256 (hex) of every file the service worker may keep: the precached ones and those
+    PRECACHE_SKIP leaves to be cached as they are used, by build_path."""
+    import hashlib
+
+    paths = [build_path(url) for url in urls]
+    paths += sorted(path.relative_to(out).as_posix() for skipped in PRECACHE_SKIP for path in (out / skipped).rglob("*")
+                    if path.is_file() and path.suffix not in COMPRESSED_SUFFIXES)
+    return {path: hashlib.sha256((out / path).read_bytes()).hexdigest() for path in paths}
+
+
 def site_digest(out: Path, extra: bytes = b"") -> str:
     """A hash of every built file (names and bytes), service worker and compressed twins aside."""
     import hashlib
@@ -152,9 +170,10 @@ def site_digest(out: Path, extra: bytes = b"") -> str:
 
 
 def write_service_worker(out: Path, pages: list[Page]) -> str:
-    """dist/sw.js from site_src/sw.js, its cache named after the build's content; returns the name."""
+    """dist/sw.js from site_src/sw.js, its cache named after the build's content, with the hash of
+    every file it may keep (``file_hashes``); returns the name."""
     template = SERVICE_WORKER_TEMPLATE.read_text(encoding="utf-8")
-    for marker in ("__CACHE_VERSION__", "__PRECACHE__"):
+    for marker in ("__CACHE_VERSION__", "__PRECACHE__", "__HASHES__"):
         if marker not in template:
             raise BuildError(f"{SERVICE_WORKER_TEMPLATE}: {marker} is missing")
     urls = precache_list(out, pages)
@@ -163,7 +182,9 @@ def write_service_worker(out: Path, pages: list[Page]) -> str:
     if missing:
         raise BuildError(f"the service worker would precache missing files: {', '.join(missing)}")
     version = site_digest(out, template.encode())[:16]
-    text = template.replace("__CACHE_VERSION__", version).replace("__PRECACHE__", json.dumps(urls, indent=1))
+    hashes = json.dumps(file_hashes(out, urls), indent=1, sort_keys=True)
+    text = (template.replace("__CACHE_VERSION__", version).replace("__PRECACHE__", json.dumps(urls, indent=1))
+            .replace("__HASHES__", hashes))
     for suffix in COMPRESSED_SUFFIXES:  # a twin of the last worker would now be stale
         (out / (SERVICE_WORKER + suffix)).unlink(missing_ok=True)
     replace_file(out / SERVICE_WORKER, text.encode("utf-8"))

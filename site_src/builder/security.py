@@ -31,6 +31,15 @@ CSP_PYTHON_EXTRA = {
 # HTML sink, the board's SVG (site_src/app/board.py), holds only numbers and fixed words, and
 # pages that run no Python have no sink at all.
 
+SANDBOX_RE = re.compile(r'\sdata-sandbox-srcdoc="([^"]*)"')
+"""A sandboxed frame's document written into the page (the bot lab's: site_src/builder/botlab.py).
+Such a frame (``<iframe sandbox="allow-scripts" srcdoc>``, of an opaque origin) inherits the
+page's policy, so the page allows the frame's inline scripts by their hashes, and ``blob:`` in
+script-src: the frame's worker loads Pyodide's modules from the bytes the page hands it, because
+the frame can fetch nothing of the site's. Creating a blob: script takes running script already
+(as eval does, which these pages allow), so no markup can bring one in."""
+INLINE_SCRIPT_RE = re.compile(r"<script>(.*?)</script>", re.S)
+
 EDITOR_SHADOW_STYLE = ":host { all: initial; }"
 """The one <style> PyScript's code editor writes (into its shadow root, so the page's styles
 stay out of it): a page with ``<script type="mpy-editor">`` allows exactly this text by its hash."""
@@ -43,6 +52,17 @@ def style_hash(text: str) -> str:
     import hashlib
 
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def sandbox_script_sources(page_html: str) -> list[str]:
+    """The script-src sources a page's sandboxed frames need: each inline script's hash, and blob:."""
+    import html
+
+    sources = []
+    for found in SANDBOX_RE.finditer(page_html):
+        scripts = INLINE_SCRIPT_RE.findall(html.unescape(found.group(1)))
+        sources += [style_hash(script) for script in scripts]  # a script's hash is made as a style's
+    return sources + ["blob:"] if sources else []
 
 
 CSP_META_RE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
@@ -67,6 +87,7 @@ def content_security_policy(page_html: str) -> str:
             policy.setdefault(name, []).extend(sources)
     if EDITOR_RE.search(page_html):
         policy["style-src"].append(style_hash(EDITOR_SHADOW_STYLE))
+    policy["script-src"].extend(sandbox_script_sources(page_html))
     return "; ".join(f"{name} {' '.join(sources)}" for name, sources in policy.items())
 
 

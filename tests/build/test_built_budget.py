@@ -17,13 +17,14 @@ import pytest
 from site_src.builder import browser_python, compress, runtime, serve, settings
 
 BOTLAB_PAGE = "bot-lab/index.html"
-PYODIDE_FILES = ("app/botlab_worker.toml", "app/botlab_worker.py", "app/expert_worker.toml",
-                 "app/expert_worker.py")
+PYODIDE_FILES = ("app/botlab_worker.toml", "app/botlab_worker.py", "app/botlab_sandbox.json",
+                 "app/expert_worker.toml", "app/expert_worker.py")
 
 
 def test_pyodide_only_in_the_workers_that_need_it(built_site):
     """The pages run MicroPython; Pyodide is named only by the configs of the bot lab's worker
-    and the expert's, which the bot lab's and the game page's modules start (no page names it)."""
+    (and the list of files its sandbox is handed) and the expert's, which the bot lab's and the
+    game page's modules start (no page names it)."""
     assert (built_site / "runtime" / "pyodide" / "pyodide.asm.wasm").is_file()
     for path in [*built_site.rglob("*.html"), *(built_site / "app").glob("*.toml"), *(built_site / "app").glob("*.json")]:
         rel = path.relative_to(built_site).as_posix()

@@ -128,7 +128,7 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
                          "table_state", "table_view"},
                 "calculator": {"bridge", "calculator", "cardview"},
                 "verifier": {"bridge", "cardview", "verifier"},
-                "botlab": {"botlab", "bridge", "storage"},
+                "botlab": {"botlab", "botlab_sandbox", "bridge", "storage"},
                 "replay": {"board", "bridge", "cardview", "expert_engine", "replay", "replay_view", "sharing"}}
     for page, modules in expected.items():
         config = read_config(built_site / "app" / f"{page}.json")

@@ -94,4 +94,27 @@ def test_service_worker_keeps_to_its_strategies(service_worker):
     assert "caches.delete" in service_worker and "clients.claim" in service_worker
     assert "cacheFirst" in service_worker and "networkFirst" in service_worker
     assert "__CACHE_VERSION__" not in service_worker and "__PRECACHE__" not in service_worker
+    assert "__HASHES__" not in service_worker
     assert "http://" not in service_worker.split("*/", 1)[1] and "https://" not in service_worker.split("*/", 1)[1]
+
+
+def hashes_of(text: str) -> dict[str, str]:
+    return json.loads(re.search(r"const HASHES = (\{.*?\});", text, re.S).group(1))
+
+
+def test_service_worker_knows_the_hash_of_every_file_it_may_keep(built_site, service_worker):
+    """Every precached file and every Pyodide file (cached as it is used) has its SHA-256 in the
+    service worker, which serves nothing from its cache whose bytes hash otherwise."""
+    import hashlib
+
+    hashes = hashes_of(service_worker)
+    urls = precache_of(service_worker)
+    wanted = {offline.build_path(url) for url in urls}
+    wanted |= {path.relative_to(built_site).as_posix() for path in (built_site / "runtime" / "pyodide").iterdir()
+               if path.suffix not in (".br", ".gz")}
+    assert set(hashes) == wanted
+    for path, digest in hashes.items():
+        assert hashlib.sha256((built_site / path).read_bytes()).hexdigest() == digest, path
+    assert offline.build_path("./") == "index.html" and offline.build_path("rules/") == "rules/index.html"
+    for word in ("isBuilt", "fromCache", "crypto.subtle.digest"):
+        assert word in service_worker, word

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -49,19 +50,21 @@ def test_every_page_has_the_policy_first_in_head(built_site, policies):
 
 
 def test_policy_allows_no_other_host_and_nothing_inline(policies):
-    for name, (_, policy) in policies.items():
+    for name, (text, policy) in policies.items():
         assert policy["default-src"] == ["'none'"], name
         for directive, sources in policy.items():
             for source in sources:
                 allowed = source in ("'self'", "'none'", "'unsafe-eval'", "'unsafe-hashes'")
                 allowed = allowed or (directive == "worker-src" and source == "blob:")
                 allowed = allowed or (directive in ("style-src", "style-src-attr") and source.startswith("'sha256-"))
+                allowed = allowed or (directive == "script-src" and source in security.sandbox_script_sources(text))
                 assert allowed, f"{name}: {directive} allows {source}"
         assert "'unsafe-inline'" not in str(policy), name
         assert policy["base-uri"] == ["'none'"] and policy["form-action"] == ["'self'"], name
         assert "data:" not in str(policy), name
         for directive, sources in policy.items():  # PyScript starts the engine's worker from a blob:
-            assert "blob:" not in sources or directive == "worker-src", f"{name}: {directive} allows blob:"
+            sandboxed = directive == "script-src" and security.SANDBOX_RE.search(text)  # the bot's frame
+            assert "blob:" not in sources or directive == "worker-src" or sandboxed, f"{name}: {directive} allows blob:"
 
 
 def test_only_pages_that_run_python_may_eval(policies):
@@ -72,7 +75,7 @@ def test_only_pages_that_run_python_may_eval(policies):
         python = bool(re.search(r'type="(?:mpy|py)"|pyscript/core\.js|python-on-demand\.js', text))
         if python:
             python_pages.append(name)
-            assert policy["script-src"] == ["'self'", "'unsafe-eval'"], name
+            assert policy["script-src"] == ["'self'", "'unsafe-eval'"] + security.sandbox_script_sources(text), name
             assert policy["connect-src"] == ["'self'"], name
             assert policy["worker-src"] == ["'self'", "blob:"], name
         else:
@@ -101,3 +104,33 @@ def test_a_page_with_its_own_policy_or_no_charset_fails_the_build():
         security.with_csp(security.with_csp(page, "x.html"), "x.html")
     with pytest.raises(build.BuildError, match="charset"):
         security.with_csp(page.replace('<meta charset="utf-8">', ""), "x.html")
+
+
+def test_the_bot_lab_runs_the_bot_in_an_opaque_sandbox(built_site, policies):
+    """The bot lab's frame: its document holds the frame's script and nothing else that runs,
+    the page allows exactly that script by its hash (and blob: for the modules its worker makes),
+    and the page module makes the frame with sandbox="allow-scripts" alone."""
+    import html
+
+    from site_src.builder import botlab
+
+    if "bot-lab/index.html" not in policies:
+        pytest.skip("the bot lab is not built")
+    text, policy = policies["bot-lab/index.html"]
+    found = security.SANDBOX_RE.findall(text)
+    assert len(found) == 1
+    document = html.unescape(found[0])
+    assert document == botlab.sandbox_srcdoc()
+    scripts = security.INLINE_SCRIPT_RE.findall(document)
+    assert scripts == [botlab.SANDBOX_FRAME.read_text(encoding="utf-8")]
+    assert document.count("<script") == 1 and "src=" not in document
+    assert policy["script-src"] == ["'self'", "'unsafe-eval'", security.style_hash(scripts[0]), "blob:"]
+    source = (botlab.APP_DIR / "botlab_sandbox.py").read_text(encoding="utf-8")
+    assert 'SANDBOX = "allow-scripts"' in source and "allow-same-origin" not in source.split('SANDBOX = "', 1)[1].split("\n")[0]
+    others = [name for name, (page, _) in policies.items() if security.SANDBOX_RE.search(page) and name != "bot-lab/index.html"]
+    assert not others, others
+    manifest = json.loads((built_site / "app" / botlab.SANDBOX_MANIFEST).read_text(encoding="utf-8"))
+    assert (built_site / "app" / manifest["runner"]).is_file()
+    assert [path for _, path in manifest["files"]][-1] == "botlab_worker.py"
+    for source_path, _ in manifest["files"]:
+        assert (built_site / "app" / source_path).is_file(), source_path

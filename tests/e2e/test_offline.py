@@ -167,3 +167,60 @@ def test_pages_link_the_manifest_and_register_the_worker(page, problems, site_pa
         assert page.locator("script[src$='static/offline.js']").count() == 1
         data = page.request.get(page.evaluate("(href) => new URL(href, location.href).href", manifest)).json()
         assert data["display"] == "standalone" and data["start_url"] == "./"
+
+
+TAMPER = """async ([name, path, text]) => {
+    const cache = await caches.open(name);
+    await cache.put(new URL(path, location.origin + "/"), new Response(text, {headers: {"Content-Type": "text/javascript"}}));
+}"""
+CACHED_TEXT = """async ([name, path]) => {
+    const response = await (await caches.open(name)).match(new URL(path, location.origin + "/"));
+    return response ? await response.text() : null;
+}"""
+FETCHED_TEXT = """async (path) => {
+    try { return await (await fetch(new URL(path, location.origin + "/"))).text(); }
+    catch (error) { return "failed: " + error.name; }
+}"""
+
+
+def test_a_changed_cache_entry_is_never_served(sw_context, server, site_copy, site_pages):
+    """Whatever writes into the site's cache, the service worker serves only the build's bytes:
+    a changed entry is deleted and the file fetched afresh (and kept again), and with no network
+    it is not served at all."""
+    templates = {page.template: "/" + page.path for page in site_pages}
+    if "calculator" not in templates:
+        pytest.skip("the calculator is not built")
+    page = sw_context.new_page()
+    watch = PageProblems(page)
+    watch.allow(r"request failed: .*/favicon\.svg \(net::ERR_ABORTED\)")
+    page.goto("/404.html")
+    name = "cribbage-" + cache_name(site_copy)
+    wait_for_cache(page, name, len(precache(site_copy)))
+    evil = "document.documentElement.dataset.taken = 'yes';"
+    runtime = "runtime/pyscript/core.js"  # served from the cache first
+    app = "app/engine_worker.mjs"  # served from the network first, the cache when offline
+    built = {path: (site_copy / path).read_text(encoding="utf-8") for path in (runtime, app)}
+
+    page.evaluate(TAMPER, [name, runtime, evil])
+    assert page.evaluate(CACHED_TEXT, [name, runtime]) == evil
+    page.goto(templates["calculator"])  # a page that starts PyScript: core.js comes from the cache
+    ui_ready(page)
+    engine_ready(page)
+    assert page.get_attribute("html", "data-taken") is None
+    assert page.evaluate(FETCHED_TEXT, runtime) == built[runtime]
+    deadline = time.monotonic() + CACHE_TIMEOUT_S
+    while page.evaluate(CACHED_TEXT, [name, runtime]) != built[runtime]:  # kept again, the build's bytes
+        assert time.monotonic() < deadline, "the changed entry was not replaced"
+        page.wait_for_timeout(200)
+
+    for path in (runtime, app):
+        page.evaluate(TAMPER, [name, path, evil])
+    server.close()
+    sw_context.set_offline(True)
+    watch.allow(r"request failed: GET .*/(runtime/pyscript/core\.js|app/engine_worker\.mjs)")
+    watch.allow(r"Failed to load resource")
+    for path in (runtime, app):  # the build's bytes (from the browser's own HTTP cache) or nothing
+        served = page.evaluate(FETCHED_TEXT, path)
+        assert served == built[path] or served.startswith("failed"), f"{path}: {served[:80]!r}"
+        assert page.evaluate(CACHED_TEXT, [name, path]) in (None, built[path]), f"{path}: the changed entry stayed"
+    watch.check()
