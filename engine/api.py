@@ -399,11 +399,16 @@ def daily_seed(request: dict) -> dict:
 @endpoint
 def daily_result(request: dict) -> dict:
     """A finished deal of the day (``game``, its JSON text) as the page keeps and shares it:
-    engine/daily.py's result with the game's ``code``."""
+    engine/daily.py's result with the game's ``code``. ``started`` is the day (YYYY-MM-DD) the
+    page started the game: a game started on another day than its deal's counts for none, and
+    is refused with the reason (``daily.counted_day``)."""
     from engine import daily, record, share
 
     state = record.from_json(request["game"])
     reply = daily.result(state)
+    reason = daily.not_counted_reason(state, request.get("started"))
+    if reason is not None:
+        raise ValueError(reason)
     reply["code"] = share.encode(state)
     return reply
 

@@ -13,13 +13,14 @@ per hand for who scored more in it (▲ the person, ▼ the computer, = even)::
     Hands ▲▲▼▲=▼▲▲▲
 
 The page keeps each day's result on the device; ``check_days`` reads that record without
-trusting it, and ``streak`` counts the days played in a row.
+trusting it, and ``streak`` counts the days played in a row. A game counts for its day only if
+it was started on that day (``counted_day``): the page keeps the day each game was started.
 
 >>> streak({"2026-11-30": {"won": True}, "2026-12-01": {"won": False}}, "2026-12-01")["current"]
 2
 """
 
-from engine.game import PERSON, GameState
+from engine.game import PERSON, GameState, new_game
 from engine.replay import replay_steps
 from engine.share import DAILY_PREFIX, daily_seed_text
 
@@ -53,6 +54,55 @@ def day_of(state: GameState) -> "str | None":
             or list(state.seats) != [PERSON, daily_level()]):
         return None
     return day
+
+
+NOT_THAT_DAY = "This deal of the day was started on {started}, so it does not count for {day}: only a game started on its own day does."
+NO_START_DAY = "This deal of the day has no day it was started on, so it does not count for {day}."
+
+
+def is_day(text: object) -> bool:
+    """True for a day written YYYY-MM-DD that the calendar has."""
+    if not isinstance(text, str):
+        return False
+    try:
+        daily_seed_text(text)
+    except ValueError:
+        return False
+    return True
+
+
+def counted_day(state: GameState, started: object) -> "str | None":
+    """The day a game counts for in the daily results: the day of its deal (``day_of``) if it was
+    started on that very day (``started``: YYYY-MM-DD on the player's calendar), else None.
+
+    A game of an earlier day's deal started later, or one started the evening before a day's
+    deal (by typing its link), counts for no day: each day's result is a game dealt that day.
+
+    >>> state = new_daily_game("2026-12-01")
+    >>> counted_day(state, "2026-12-01"), counted_day(state, "2026-12-02"), counted_day(state, None)
+    ('2026-12-01', None, None)
+    """
+    day = day_of(state)
+    if day is None or not is_day(started) or started != day:
+        return None
+    return day
+
+
+def not_counted_reason(state: GameState, started: object) -> "str | None":
+    """Why a deal of the day counts for no day (a sentence for the player), or None if it counts
+    (``counted_day``) or is no deal of the day at all."""
+    day = day_of(state)
+    if day is None or counted_day(state, started) is not None:
+        return None
+    if not is_day(started):
+        return NO_START_DAY.format(day=day)
+    return NOT_THAT_DAY.format(started=started, day=day)
+
+
+def new_daily_game(day: str) -> GameState:
+    """A new deal of the day for ``day`` under its rules (the game the page starts from its link)."""
+    return new_game(seed=daily_seed_text(day), seats=[PERSON, daily_level()], target=DAILY_TARGET,
+                    players=DAILY_PLAYERS)
 
 
 def hand_points(state: GameState) -> list:

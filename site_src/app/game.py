@@ -41,9 +41,10 @@ import table_motion
 import table_pick
 from table_flow import SHOWN, flow, on_pass, save, take
 from table_prompt import announce, set_waiting
-from table_setup import (fill_setup, on_again, on_cancel_setup, on_change, on_difficulty_choice, on_new_game,
-                         on_setup_submit, on_go_choice, on_speed, on_table_choice, open_setup, resume_game, show_notices,
-                         start_game, url_options)
+from table_setup import (fill_setup, is_same_link, offer_choice, on_again, on_cancel_setup, on_change,
+                         on_choice_back, on_choice_new, on_difficulty_choice, on_new_game, on_setup_submit,
+                         on_go_choice, on_speed, on_table_choice, open_setup, resume_game, show_notices, start_game,
+                         url_options)
 from table_state import NAMES, S, cap, discard_need, info, q, seating_request
 from table_view import render_stats
 
@@ -215,9 +216,10 @@ def on_other_tab(message):
 def on_take_back(game_json):
     """The person took the game back: resume the latest saved state here."""
     S["readonly"] = False
+    kind = store.playing()
     if game_json is None:
         return flow(lambda: start_game(S["settings"]))
-    return flow(lambda: resume_game(game_json, store.load_game_meta()))
+    return flow(lambda: resume_game(game_json, store.load_game_meta(kind), kind))
 
 
 async def begin():
@@ -230,24 +232,27 @@ async def begin():
 
 
 async def first_table():
-    """Decide what the table shows first: a practice game (a ``?seed=`` link, kept apart from the
-    game in progress), the saved game, or the setup."""
+    """Decide what the table shows first: a link's game (a ``?seed=`` link: a practice game, or a
+    deal of the day, each kind in its own slot, apart from the game in progress), the saved game,
+    or the setup. A link never ends a game in progress in its slot unless the person says so."""
+    store.move_old_saves()
     practice = url_options()
-    if practice is not None:  # a practice link has a slot of its own: the game in progress stays
-        saved = store.load_game(practice=True)
-        meta = store.load_game_meta(practice=True) if saved is not None else None
-        if (saved is not None and meta and meta.get("practice_seed") == practice["seed"]
-                and int(meta.get("players", 2)) == practice.get("players", 2)
-                and bool(meta.get("pass_and_play")) == bool(practice.get("pass_and_play"))):
-            await flow(lambda: resume_game(saved, meta, True))
+    if practice is not None:
+        kind = store.link_kind(practice["seed"])
+        saved = store.load_game(kind)
+        meta = store.load_game_meta(kind) if saved is not None else None
+        if saved is not None and is_same_link(meta, practice):
+            await flow(lambda: resume_game(saved, meta, kind))
+        elif saved is not None and store.is_unfinished(kind):
+            offer_choice(kind, saved, meta, practice)
         else:
-            await flow(lambda: start_game(practice, practice["seed"]))
+            await flow(lambda: start_game(practice, practice["seed"], kind))
         show_notices()
         return
-    saved = store.load_game()
-    meta = store.load_game_meta() if saved is not None else None
+    saved = store.load_game(store.GAME)
+    meta = store.load_game_meta(store.GAME) if saved is not None else None
     if saved is not None:
-        await flow(lambda: resume_game(saved, meta))
+        await flow(lambda: resume_game(saved, meta, store.GAME))
     else:
         open_setup(False)
         q("prompt").textContent = ""
@@ -285,6 +290,8 @@ def setup():
     bridge.on("#change-button", "click", on_change)
     bridge.on("#new-game-button", "click", on_new_game)
     bridge.on("#cancel-setup", "click", on_cancel_setup)
+    bridge.on("#slot-choice-back", "click", on_choice_back)
+    bridge.on("#slot-choice-new", "click", on_choice_new)
     bridge.on("#speed", "change", on_speed)
     bridge.on("#go-by-hand", "change", on_go_choice)
     bridge.on("#pass-button", "click", on_pass)

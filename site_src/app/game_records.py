@@ -5,8 +5,8 @@ banner's Replay, Copy the link and Save as a file, the options' "Replay the game
 setup's "Deal of the day". ``finished`` runs when a game ends (table_flow.finish): it asks the
 engine for the game's code, keeps it among the recent games (records.py) and, for a deal of the
 day, keeps the day's result and shows the text to share. The deal of the day is started as a
-practice link (``?seed=cribbage-daily:YYYY-MM-DD`` with its rules), so it is saved apart from the
-game in progress and picked up again where it was.
+practice link (``?seed=cribbage-daily:YYYY-MM-DD`` with its rules), saved in its day's own slot
+(store.py) and picked up again where it was; it counts for its day only if started that day.
 
 Markers for tests: #game-over[data-code] holds the finished game's code once known;
 #daily-share-text the deal of the day's result to share.
@@ -67,12 +67,14 @@ async def finished():
         result = S["result"] or {}
         daily = None
         if is_daily_game():
-            try:
-                daily = await bridge.call("daily_result", {"game": S["game"]})
+            try:  # the engine says which day it counts for: its own, if started that day
+                daily = await bridge.call("daily_result", {"game": S["game"], "started": S["meta"].get("started")})
             except bridge.EngineError as error:
                 if error.kind != "bad_input":
                     raise
                 js.console.warn("Not counted as a deal of the day:", error.message)
+                q("game-over-note").textContent = error.message
+                shown("game-over-note", True)
         if S.get("readonly"):
             return
         records.keep_game(code, result.get("title"), result.get("score"), daily is not None)

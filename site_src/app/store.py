@@ -2,10 +2,12 @@
 
 Runs in MicroPython on the main thread (keep to the subset). Keys, each holding JSON:
 
-- ``cribbage.game.v1``: the game in progress, ``{"v": 1, "game": <the engine's saved record>,
-  "meta": {...}, "tab": <id of the tab that saved it>, "rev": <save counter>, "time"}``;
-- ``cribbage.practice.v1``: the same for a practice game (a ``?seed=`` link), so a practice
-  link never touches the game in progress;
+- a slot for each kind of game (``game_key(kind)``), holding ``{"v": 1, "game": <the engine's
+  saved record>, "meta": {...}, "tab": <id of the tab that saved it>, "rev": <save counter>,
+  "time"}``: ``cribbage.game.v1`` the ordinary game, ``cribbage.practice.v1`` a practice link's
+  game (``?seed=``), ``cribbage.daily-game.DAY.v1`` the deal of the day of DAY (YYYY-MM-DD), one
+  slot for each day. A kind of game never touches another's slot; a deal of the day saved in
+  the practice slot by an older version moves to its day's slot (``move_old_saves``);
 - ``cribbage.stats.v1``: the statistics record of engine/stats.py, checked by the engine;
 - ``cribbage.settings.v1``: ``{"v": 1, "difficulty", "target", "muggins", "speed", "go", "hints"}``.
 
@@ -17,14 +19,16 @@ older backup) with a notice for the player (``storage.notices()``); the page car
 fresh value. When storage itself is unavailable every function still works, saving nothing.
 No function here raises.
 
-Two tabs on one game: every save carries this tab's id. When another tab saves a game (the
-``storage`` event) this tab stops saving, calls the ``watch_other_tabs`` callback and shows a
-notice with a button to take the game back. A BroadcastChannel also tells a newly opened tab
-that another one already has the game open.
+Two tabs on one game: a tab plays in one slot at a time (``play_in``), and every save carries
+this tab's id. When another tab saves a game in that slot (the ``storage`` event) this tab stops
+saving, calls the ``watch_other_tabs`` callback and shows a notice with a button to take the
+game back. A BroadcastChannel also tells a newly opened tab that another one already has the
+game open.
 
     import store
-    text = store.load_game()                       # None, or the saved game's JSON text
-    store.save_game(game_json, {"recorded": False})
+    text = store.load_game(store.PRACTICE)         # None, or the saved game's JSON text
+    store.play_in(store.PRACTICE)                  # this tab plays the practice slot's game
+    store.save_game(game_json, {"recorded": False}, store.PRACTICE)
     stats = await store.verify_stats()             # the engine's checked (or mended) record
     stats = await store.record_game(game_json)
 """
@@ -38,8 +42,12 @@ from pyscript.ffi import create_proxy
 import bridge
 import storage
 
+GAME, PRACTICE, DAILY = "game", "practice", "daily"  # kinds of game; a day's is "daily:YYYY-MM-DD"
 KEY_GAME = "cribbage.game.v1"
 KEY_PRACTICE = "cribbage.practice.v1"
+KEY_DAILY_GAME = "cribbage.daily-game."  # + the day + ".v1"
+GAME_KEYS = {GAME: KEY_GAME, PRACTICE: KEY_PRACTICE}
+DAILY_PREFIX = "cribbage-daily:"  # a deal of the day's seed: this and its day (engine/share.py)
 KEY_STATS = "cribbage.stats.v1"
 KEY_SETTINGS = "cribbage.settings.v1"
 CHANNEL_NAME = "cribbage.tabs.v1"
@@ -55,6 +63,7 @@ DEFAULT_SETTINGS = {"difficulty": "easy", "target": 121, "muggins": False, "spee
 KEPT_ASIDE = storage.KEPT_ASIDE
 GAME_RESET = "Your saved game could not be read." + KEPT_ASIDE
 PRACTICE_RESET = "Your saved practice game could not be read, so it was dealt again." + KEPT_ASIDE
+DAILY_RESET = "Your saved deal of the day could not be read, so it was dealt again." + KEPT_ASIDE
 SETTINGS_RESET = "Your saved settings could not be read, so the defaults are back." + KEPT_ASIDE
 SETTING_RESET = "One of your saved settings could not be read, so it is back to its default."
 OTHER_TAB_TOOK = ("This game is now being played in another tab or window, so this tab has "
@@ -72,6 +81,9 @@ def _new_tab_id():
 TAB_ID = _new_tab_id()
 
 _state = {
+    "kind": GAME,         # the slot of the game this tab plays (play_in)
+    "playing": False,     # has this tab chosen its slot yet?
+    "others": [],         # the kinds other tabs said they play (their answers on the channel)
     "owner": True,        # may this tab save the game?
     "rev": 0,             # the save counter of the game this tab last read or wrote
     "watching": False,
@@ -86,8 +98,46 @@ _proxies = []  # keeps event-handler proxies alive for the page's lifetime
 # --- the saved games -------------------------------------------------------------------------
 
 
-def _game_key(practice):
-    return KEY_PRACTICE if practice else KEY_GAME
+def game_key(kind):
+    """The localStorage key of a kind of game's slot: GAME and PRACTICE have one each; any other
+    kind is "name:id" for a kind with several games at once (a deal of the day is
+    "daily:YYYY-MM-DD"), each in a slot of its own, "cribbage.name.id.v1"."""
+    key = GAME_KEYS.get(kind)
+    if key is not None:
+        return key
+    name, _, ident = str(kind).partition(":")
+    if name == DAILY:
+        return KEY_DAILY_GAME + ident + ".v1"
+    return "cribbage." + name + "." + ident + ".v1" if ident else "cribbage." + name + ".v1"
+
+
+def daily_kind(day):
+    """The kind of game of the deal of the day of ``day`` (YYYY-MM-DD)."""
+    return DAILY + ":" + day
+
+
+def is_day_kind(kind):
+    """True for the kind of a day's deal of the day."""
+    return storage.is_text(kind) and kind.startswith(DAILY + ":")
+
+
+def is_day(text):
+    """True for text shaped YYYY-MM-DD (the engine checks the calendar)."""
+    return (storage.is_text(text) and len(text) == 10 and text[4] == "-" and text[7] == "-"
+            and (text[:4] + text[5:7] + text[8:]).isdigit())
+
+
+def link_kind(seed):
+    """The kind of game a ``?seed=`` link plays: a day's deal of the day, or practice."""
+    if storage.is_text(seed) and seed.startswith(DAILY_PREFIX) and is_day(seed[len(DAILY_PREFIX):]):
+        return daily_kind(seed[len(DAILY_PREFIX):])
+    return PRACTICE
+
+
+def _reset_notice(kind):
+    if kind == GAME:
+        return GAME_RESET
+    return DAILY_RESET if is_day_kind(kind) else PRACTICE_RESET
 
 
 def _valid_envelope(obj):
@@ -96,10 +146,10 @@ def _valid_envelope(obj):
             and isinstance(obj.get("meta"), dict) and storage.is_text(obj.get("tab")) and storage.is_int(obj.get("rev")))
 
 
-def _load_envelope(practice=False):
-    """The saved-game envelope, or None; an unreadable one is set aside with a notice."""
-    key = _game_key(practice)
-    notice = PRACTICE_RESET if practice else GAME_RESET
+def _load_envelope(kind=GAME):
+    """The saved-game envelope in kind's slot, or None; an unreadable one is set aside with a notice."""
+    key = game_key(kind)
+    notice = _reset_notice(kind)
     text, obj = storage.read_json(key, notice)
     if obj is None:
         return None
@@ -109,38 +159,90 @@ def _load_envelope(practice=False):
     return obj
 
 
-def load_game(practice=False):
-    """The saved game's JSON text (the engine's record), or None if there is none."""
-    envelope = _load_envelope(practice)
+def load_game(kind=GAME):
+    """The JSON text of the game saved in kind's slot (the engine's record), or None."""
+    envelope = _load_envelope(kind)
     if envelope is None:
         return None
-    if not practice:
+    if kind == _state["kind"]:
         _state["rev"] = envelope["rev"]
     return envelope["game"]
 
 
-def load_game_meta(practice=False):
-    """The meta dict saved with the game (the page's own notes, such as "recorded"), or None."""
-    envelope = _load_envelope(practice)
+def load_game_meta(kind=GAME):
+    """The meta dict saved with kind's game (the page's own notes, such as "recorded"), or None."""
+    envelope = _load_envelope(kind)
     return None if envelope is None else envelope["meta"]
 
 
-def save_game(game_json, meta=None, practice=False):
-    """Save the game (JSON text) with its meta dict, in the practice slot or the game's.
+def is_unfinished(kind=GAME):
+    """True if kind's slot holds a game that is not over (the page notes "over" in its meta)."""
+    meta = load_game_meta(kind)
+    return meta is not None and not meta.get("over")
 
-    Returns True if saved. The game in progress is saved only by the tab that owns it: nothing
-    is saved once another tab has taken it over, until ``take_back``.
+
+def play_in(kind):
+    """This tab now plays the game in kind's slot: it may save there (taking the slot from a tab
+    that played it before), and watches for another tab saving there."""
+    if _state["kind"] != kind or not _state["owner"]:
+        storage.set_action()
+        storage.withdraw(OTHER_TAB_TOOK, OTHER_TAB_OPEN)
+    _state["kind"] = kind
+    _state["playing"] = True
+    _state["owner"] = True
+    envelope = _load_envelope(kind)
+    _state["rev"] = envelope["rev"] if envelope is not None else 0
+    _post({"type": "playing", "tab": TAB_ID, "kind": kind})
+    if kind in _state["others"] and envelope is not None:
+        storage.notice(OTHER_TAB_OPEN)
+
+
+def playing():
+    """The kind of game this tab plays (see ``play_in``)."""
+    return _state["kind"]
+
+
+def move_old_saves():
+    """A deal of the day saved in the practice slot (where versions before the day's own slot
+    kept it) moves to its day's slot, unless that slot holds a game already. Never raises."""
+    text = storage.read(KEY_PRACTICE)
+    if text is None:
+        return
+    try:
+        envelope = json.loads(text)
+        seed = envelope["meta"].get("practice_seed") if _valid_envelope(envelope) else None
+    except Exception:
+        return  # read_json sets an unreadable value aside when the practice slot is loaded
+    kind = link_kind(seed)
+    if kind == PRACTICE or storage.read(game_key(kind)) is not None:
+        return
+    if not is_day(envelope["meta"].get("started")) and storage.is_int(envelope.get("time")) and envelope["time"] > 0:
+        envelope["meta"]["started"] = _day_of_time(envelope["time"])  # its last save: the best known
+        text = storage.dumps(envelope)
+    if storage.write(game_key(kind), text):
+        storage.remove(KEY_PRACTICE)
+
+
+def _day_of_time(ms):
+    """The day (YYYY-MM-DD) on this device's calendar of a time in milliseconds."""
+    when = js.Date.new(float(ms))  # a float: a large int does not cross to JavaScript whole
+    return "%04d-%02d-%02d" % (int(when.getFullYear()), int(when.getMonth()) + 1, int(when.getDate()))
+
+
+def save_game(game_json, meta=None, kind=GAME):
+    """Save the game (JSON text) with its meta dict in kind's slot.
+
+    Returns True if saved. A game is saved only by the tab that plays it: nothing is saved once
+    another tab has taken it over, until ``take_back``.
     """
     if not storage.is_text(game_json):
         storage.log("save_game needs the game's JSON text")
         return False
-    if practice:
-        envelope = {"v": GAME_VERSION, "game": game_json, "meta": dict(meta or {}), "tab": TAB_ID,
-                    "rev": 0, "time": int(js.Date.now())}
-        return storage.write(KEY_PRACTICE, storage.dumps(envelope))
+    if kind != _state["kind"] or not _state["playing"]:
+        play_in(kind)
     if not _state["owner"]:
         return False
-    current = _load_envelope()
+    current = _load_envelope(kind)
     if current is not None and current["tab"] != TAB_ID and current["rev"] > _state["rev"]:
         # Another tab saved since this one last read or wrote: it has the game now.
         _lose_ownership()
@@ -148,30 +250,29 @@ def save_game(game_json, meta=None, practice=False):
     rev = max(_state["rev"], current["rev"] if current is not None else 0) + 1
     envelope = {"v": GAME_VERSION, "game": game_json, "meta": dict(meta or {}), "tab": TAB_ID,
                 "rev": rev, "time": int(js.Date.now())}
-    if not storage.write(KEY_GAME, storage.dumps(envelope)):
+    if not storage.write(game_key(kind), storage.dumps(envelope)):
         return False
     _state["rev"] = rev
     return True
 
 
-def clear_game(practice=False):
-    """Forget a saved game (a finished or abandoned one); only the owning tab may, for the game."""
-    if practice:
-        storage.remove(KEY_PRACTICE)
-    elif _state["owner"]:
-        storage.remove(KEY_GAME)
+def clear_game(kind=GAME):
+    """Forget the game in kind's slot (a finished or abandoned one); only a tab that plays it may."""
+    if kind != _state["kind"] or _state["owner"]:
+        storage.remove(game_key(kind))
+    if kind == _state["kind"] and _state["owner"]:
         _state["rev"] = 0
 
 
-def reject_game(message, practice=False):
+def reject_game(message, kind=GAME):
     """Set aside a saved game the engine refused to resume, with a notice for the player."""
-    key = _game_key(practice)
+    key = game_key(kind)
     text = storage.read(key)
     if text is not None:
         storage.keep_aside(key, text, message + KEPT_ASIDE)
     else:
         storage.notice(message)
-    if not practice:
+    if kind == _state["kind"]:
         _state["rev"] = 0
 
 
@@ -296,9 +397,9 @@ def _lose_ownership():
 
 
 def _on_storage(event):
-    """Another tab changed localStorage: if it saved the game, it owns the game now."""
+    """Another tab changed localStorage: if it saved this tab's game, it owns the game now."""
     try:
-        saver = storage.JS.saver(event, KEY_GAME)
+        saver = storage.JS.saver(event, game_key(_state["kind"]))
         if saver is None or saver == "":
             return  # not the game, or the game was cleared elsewhere: nothing to take over
         tab, rev = str(saver[0]), int(saver[1])
@@ -315,12 +416,18 @@ def _on_channel(event):
         data = json.loads(str(event.data)[:200])
         if data.get("tab") == TAB_ID:
             return
+        kind = data.get("kind")
         if data.get("type") == "hello":
-            _post({"type": "here", "tab": TAB_ID, "to": data.get("tab")})
-        elif data.get("type") == "here" and data.get("to") == TAB_ID and not _state["other_open"]:
-            _state["other_open"] = True
-            if _state["owner"] and storage.read(KEY_GAME) is not None:
-                storage.notice(OTHER_TAB_OPEN)
+            _post({"type": "here", "tab": TAB_ID, "to": data.get("tab"),
+                   "kind": _state["kind"] if _state["playing"] else None})
+        elif data.get("type") in ("here", "playing") and storage.is_text(kind) and len(kind) <= 80:
+            if kind not in _state["others"]:
+                _state["others"].append(kind)
+            if (data.get("type") == "here" and data.get("to") == TAB_ID and not _state["other_open"]
+                    and _state["playing"] and kind == _state["kind"]):
+                _state["other_open"] = True
+                if _state["owner"] and storage.read(game_key(kind)) is not None:
+                    storage.notice(OTHER_TAB_OPEN)
     except Exception as error:
         storage.log("tab message not understood:", error)
 
@@ -361,7 +468,7 @@ def take_back():
 
     Returns the latest saved game's JSON text (or None if there is none any more).
     """
-    envelope = _load_envelope()
+    envelope = _load_envelope(_state["kind"])
     _state["owner"] = True
     storage.set_action()
     storage.withdraw(OTHER_TAB_TOOK, OTHER_TAB_OPEN)
@@ -369,7 +476,7 @@ def take_back():
         _state["rev"] = 0
         return None
     _state["rev"] = envelope["rev"]
-    save_game(envelope["game"], envelope["meta"])
+    save_game(envelope["game"], envelope["meta"], _state["kind"])
     return envelope["game"]
 
 

@@ -305,7 +305,7 @@ SHOWN, SHOWING = "", "showing"
 
 
 def save(stop=None):
-    """Save the game's JSON in its slot (a practice link's own, or the game in progress's),
+    """Save the game's JSON in its slot (S["slot"]: the ordinary game's, a practice link's, a day's),
     with where the table stands (``stop``: see SHOWN).
 
     The saved game is the engine's record; a reload asks the engine to replay it. The stop only
@@ -320,8 +320,9 @@ def save(stop=None):
             return  # saved as it is (a resumed game in another tab must not be taken for nothing)
         meta["stop"] = stop
         S["saved"] = (S["game"], stop)
+    meta["over"] = S["awaiting"] == "over"  # a finished game may be replaced without asking
     S["meta"] = meta
-    store.save_game(S["game"], meta, practice=S["practice_slot"])
+    store.save_game(S["game"], meta, S["slot"])
 
 
 async def finish():

@@ -13,11 +13,18 @@ import board
 import bridge
 import expert_engine
 import game_log
+import records
 import storage
 import store
 
 GAME_REFUSED = "Your saved game could not be resumed, so a new one was started."
 PRACTICE_REFUSED = "Your saved practice game could not be resumed, so it was dealt again."
+CHOICE_PRACTICE = ("Your practice game from the seed \u201c{seed}\u201d is not finished. This link deals "
+                   "another game; the practice game in progress ends if you play it.")
+CHOICE_DAILY = ("Your deal of the day of {day} is not finished, and this link plays it another way; "
+                "the game in progress ends if you play it so.")
+CHOICE_BACK = "Go back to the game in progress"
+CHOICE_NEW = "Deal this link's game"
 from table_state import (DIFFICULTY_WORDS, HUMAN, NAMES, S, blank_model, board_names, board_scores, cap,
                          is_multi, make, model_from_view, q, shown)
 from table_view import render
@@ -102,7 +109,7 @@ def open_setup(in_game):
     fill_setup(S["settings"])
     q("setup").hidden = False
     q("game").classList.add("is-setup")
-    shown("setup-warning", in_game)
+    shown("setup-warning", store.is_unfinished(store.GAME))  # what a new game replaces: the ordinary game
     shown("cancel-setup", in_game)
     set_waiting("setup")
     if in_game:
@@ -130,6 +137,9 @@ def on_setup_submit(event):
 def on_again(event):
     """Play again with the same options."""
     if S["busy"] or S["model"] is None:
+        return None
+    if S["slot"] != store.GAME and store.is_unfinished(store.GAME):
+        open_setup(False)  # a new game would end the ordinary game in progress: the setup says so
         return None
     options = {"difficulty": S["meta"].get("difficulty", "easy"), "target": S["model"]["target"],
                "muggins": S["model"]["muggins"], "players": S["players"]}
@@ -196,8 +206,13 @@ def reset_table(target):
     q("game").classList.toggle("is-passing", S["passing"])
 
 
-async def start_game(options, seed=None):
-    """Ask the engine for a new game and put it on the table (the events are shown next)."""
+async def start_game(options, seed=None, kind=None):
+    """Ask the engine for a new game and put it on the table (the events are shown next).
+
+    ``kind`` is the slot it is saved in (store.game_key): by default a seed's own (a practice
+    link's, or its day's for a deal of the day), else the ordinary game's."""
+    if kind is None:
+        kind = store.link_kind(seed) if seed else store.GAME
     ready = document.documentElement.getAttribute("data-engine") == "ready"
     q("prompt").textContent = ("Shuffling\u2026" if ready else
                                "Shuffling as soon as the card engine has loaded\u2026")
@@ -221,10 +236,12 @@ async def start_game(options, seed=None):
     q("setup-message").textContent = ""
     close_setup()
     apply_seating(request, reply)
-    S["meta"] = meta_from(reply)
+    S["meta"] = meta_from(reply, started=records.today())
     if expert_engine.is_expert(S["meta"]):
         expert_engine.prepare()
-    S["practice_slot"] = bool(seed)  # only a practice link's game: never over the game in progress
+    S["slot"] = kind  # each kind of game in its own slot: never over another kind's game
+    S["readonly"] = False
+    store.play_in(kind)
     reset_table(options["target"])
     S["model"] = blank_model(reply["view"])
     take(reply)
@@ -232,9 +249,11 @@ async def start_game(options, seed=None):
     return True
 
 
-async def resume_game(text, meta, practice=False):
-    """Put a saved game back on the table: the engine replays it (refusing anything that is not
-    a whole game) and its reply shows the last moves again, from where the person last acted."""
+async def resume_game(text, meta, kind=store.GAME):
+    """Put the game saved in kind's slot back on the table: the engine replays it (refusing
+    anything that is not a whole game) and its reply shows the last moves again, from where the
+    person last acted."""
+    practice = kind == store.PRACTICE or store.is_day_kind(kind)  # a link's game: from a seed
     q("prompt").textContent = "Picking up your game where you left it\u2026"
     shown("practice-badge", practice or bool((meta or {}).get("practice")))
     try:
@@ -244,16 +263,18 @@ async def resume_game(text, meta, practice=False):
         if error.kind != "bad_input":
             raise
         js.console.warn("Saved game refused:", error.message)  # expected after damage or an edit
-        store.reject_game(PRACTICE_REFUSED if practice else GAME_REFUSED, practice)
+        store.reject_game(PRACTICE_REFUSED if practice else GAME_REFUSED, kind)
         show_notices()
         options = dict(S["settings"])
         if practice and (meta or {}).get("practice_seed"):
             options["seed"] = meta["practice_seed"]
-        await start_game(options, options.get("seed"))
+        await start_game(options, options.get("seed"), kind)
         return True
     apply_seating({"players": reply["view"]["players"], "pass_and_play": reply.get("pass_and_play")}, reply)
-    S["meta"] = meta_from(reply, bool((meta or {}).get("recorded")))
-    S["practice_slot"] = practice
+    S["meta"] = meta_from(reply, bool((meta or {}).get("recorded")), (meta or {}).get("started"))
+    S["slot"] = kind
+    S["readonly"] = False
+    store.play_in(kind)
     close_setup()
     reset_table(reply["view"]["target"])
     before = reply.get("view_before")
@@ -273,9 +294,10 @@ async def resume_game(text, meta, practice=False):
     return True
 
 
-def meta_from(reply, recorded=False):
+def meta_from(reply, recorded=False, started=None):
     """The page's notes on a game, from the engine's reply: the computer's level, practice or
-    not, the seating, and whether the statistics have counted it."""
+    not, the seating, whether the statistics have counted it, and the day it was started (a
+    deal of the day counts for its day only if started that day: engine/daily.py)."""
     level = "easy"
     for kind in reply.get("seats") or []:
         if kind != "person":
@@ -283,7 +305,7 @@ def meta_from(reply, recorded=False):
             break
     return {"difficulty": level, "practice": bool(reply["practice"]), "practice_seed": reply["practice_seed"],
             "recorded": bool(recorded), "players": S["players"], "pass_and_play": S["passing"],
-            "names": list(S["names"])}
+            "names": list(S["names"]), "started": started if store.is_day(started) else None}
 
 
 def show_notices():
@@ -297,6 +319,79 @@ def show_notices():
         box.append(make("p", None, text))
     box.hidden = False
     storage.clear_notices()
+
+
+def is_same_link(meta, options):
+    """True if a saved game (its meta) is the game a link's options ask for: the same seed and
+    seating (the rest of a link's options only apply to a new deal)."""
+    return (bool(meta) and meta.get("practice_seed") == options["seed"]
+            and int(meta.get("players", 2)) == options.get("players", 2)
+            and bool(meta.get("pass_and_play")) == bool(options.get("pass_and_play")))
+
+
+_choice = {}  # the choice on offer: the kind, the saved game and its meta, the link's options
+
+
+def offer_choice(kind, saved, meta, options):
+    """A link asks for a game whose slot holds another game not finished: nothing is dealt until
+    the person chooses between going back to that game and dealing the link's (which ends it)."""
+    _choice.clear()
+    _choice.update({"kind": kind, "saved": saved, "meta": meta, "options": options})
+    if kind == store.PRACTICE:
+        text = CHOICE_PRACTICE.format(seed=str(meta.get("practice_seed") or "")[:60])
+    else:
+        text = CHOICE_DAILY.format(day=kind.partition(":")[2])
+    q("slot-choice-text").textContent = text
+    q("slot-choice-back").textContent = CHOICE_BACK
+    q("slot-choice-new").textContent = CHOICE_NEW
+    close_setup()
+    q("prompt").textContent = ""
+    shown("slot-choice", True)
+    set_waiting("choice")
+    q("slot-choice-back").focus()
+
+
+def _take_choice():
+    chosen = dict(_choice)
+    _choice.clear()
+    shown("slot-choice", False)
+    return chosen
+
+
+def on_choice_back(event):
+    """Go back to the game in progress; the address becomes its own link."""
+    if S["busy"] or not _choice:
+        return None
+    chosen = _take_choice()
+    return flow(lambda: resume_with_link(chosen["saved"], chosen["meta"], chosen["kind"]))
+
+
+def on_choice_new(event):
+    """Deal the link's game in the slot (the game in progress there ends: the person chose so)."""
+    if S["busy"] or not _choice:
+        return None
+    chosen = _take_choice()
+    return flow(lambda: start_game(chosen["options"], chosen["options"]["seed"], chosen["kind"]))
+
+
+async def resume_with_link(saved, meta, kind):
+    """Resume a saved game and show its own link in the address (a reload then resumes it)."""
+    done = await resume_game(saved, meta, kind)
+    window.history.replaceState(None, "", table_link())
+    return done
+
+
+def table_link():
+    """The address of the practice game on the table: its seed, rules and seating."""
+    model = S["model"] or {}
+    link = ("?seed=" + str(js.encodeURIComponent(str(S["meta"].get("practice_seed") or "")))
+            + "&difficulty=" + str(S["meta"].get("difficulty", "easy")) + "&target=" + str(model.get("target", 121))
+            + "&muggins=" + ("1" if model.get("muggins") else "0") + "&players=" + str(S["players"]))
+    if S["passing"]:
+        link += "&pass=1"
+        for i, name in enumerate(S["names"][:2]):
+            link += "&name" + str(i + 1) + "=" + str(js.encodeURIComponent(name))
+    return link
 
 
 def url_options():

@@ -19,7 +19,7 @@ sys.path.insert(0, str(HERE))
 
 import work  # noqa: E402
 
-PARTS = ("endpoints", "rounding", "decks", "shows", "discards", "page_games", "games", "expert_games")
+PARTS = ("endpoints", "rounding", "decks", "shows", "discards", "page_games", "games", "expert_games", "qr")
 MICROPYTHON_SHARDS = 2
 TIMEOUT = 900
 

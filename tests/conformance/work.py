@@ -10,12 +10,13 @@ and off, easy and hard, 121 and 61: every event, every decision, the final saved
 and in half of them each view a player decided from); the show of hands and cribs; discard
 options of six-card hands, dealer and pone; shuffled decks, commitments, cuts and deals; every endpoint the pages call, on test vectors
 and on whole games played through the endpoints as the game page plays them; and a few
-two-player games of the expert (its search is slow in MicroPython, so only a few).
+two-player games of the expert (its search is slow in MicroPython, so only a few); and QR codes
+of links and text (engine.qr).
 """
 
 import json
 
-from engine import api, compat, fairdeal
+from engine import api, compat, fairdeal, qr
 from engine.analysis import discard_options
 from engine.cards import parse_cards
 from engine.compat import canonical_json, sha256_hex
@@ -304,8 +305,32 @@ def page_game(index):
             "code": code, "replay": digest(told), "review": digest(review)}
 
 
+QR_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+QR_CASES = (("", "L"), ("link", 300, "M"), ("link", 700, "M"), ("Crib: 15-2 et un double — à toi ! 🂡 クリベッジ", "Q"),
+            ("é" * 400 + "x" * 200, "H"), ("link", 2000, "L"), ("x" * 2332, "M"))
+COUNTS["qr"] = len(QR_CASES)
+
+
+def qr_item(index):
+    """The QR code of a text (invitation-like links of 300, 700 and 2,000 characters, non-ASCII
+    text, 1,000 bytes at level H; one too long): version, mask, digests of its rows, SVG and path."""
+    case = QR_CASES[index]
+    if case[0] == "link":
+        draws = Draws("qr|" + str(index))
+        text = "https://example.test/#friend=" + "".join([QR_ALPHABET[draws.below(64)] for _ in range(case[1] - 29)])
+    else:
+        text = case[0]
+    level = case[-1]
+    try:
+        version, mask, rows = qr.qr_encode(text, level)
+    except ValueError as error:
+        return {"refused": str(error)}
+    return {"version": version, "mask": mask, "rows": digest(rows), "svg": digest(qr.qr_svg(text, level, label=text[:40])),
+            "path": digest(list(qr.qr_path(text, level)))}
+
+
 PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "decks": deck_item,
-         "page_games": page_game, "expert_games": expert_game, "rounding": rounding_item}
+         "page_games": page_game, "expert_games": expert_game, "rounding": rounding_item, "qr": qr_item}
 
 
 def run(part, shard=0, shards=1):

@@ -152,9 +152,9 @@ def test_the_deal_of_the_day_shares_its_result_and_counts_the_streak(page, probl
     open_game(page)
     wait_for_engine(page)
     meta = {"difficulty": level, "practice": True, "practice_seed": seed, "players": 2, "pass_and_play": False,
-            "recorded": False}
+            "recorded": False, "started": today}
     page.evaluate("([k, v]) => localStorage.setItem(k, v)",
-                  [KEY_PRACTICE, saved_envelope(nearly_finished_daily(today), meta)])
+                  [f"cribbage.daily-game.{today}.v1", saved_envelope(nearly_finished_daily(today), meta)])
     open_game(page, url)  # the day's link picks up the day's game where it was
     wait_for_engine(page)
     play_until_over(page)

@@ -63,7 +63,7 @@ def test_the_endpoints_share_and_count_days():
         return json.loads(api.call(name, json.dumps(request)))
 
     state = play_daily()
-    reply = call("daily_result", {"game": state.to_json()})["result"]
+    reply = call("daily_result", {"game": state.to_json(), "started": "2026-12-01"})["result"]
     assert share.decode(reply["code"]).to_json() == state.to_json() and reply["day"] == "2026-12-01"
     assert "not a deal of the day" in call("daily_result", {"game": play_daily(level="easy").to_json()})[
         "error"]["message"]
@@ -95,3 +95,40 @@ def test_streaks_and_day_numbers():
             for i in range(daily.MAX_DAYS + 20)}
     kept = daily.check_days(many)
     assert len(kept) == daily.MAX_DAYS and min(kept) == (date(2020, 1, 1) + timedelta(days=20)).isoformat()
+
+
+def test_a_game_counts_only_for_the_day_it_was_started_on():
+    state = play_daily()
+    assert daily.counted_day(state, "2026-12-01") == "2026-12-01"
+    for started in ("2026-11-30", "2026-12-02", None, "", "2026-12-1", "2026-02-30", 20261201, ["2026-12-01"]):
+        assert daily.counted_day(state, started) is None, started
+    assert "started on 2026-11-30" in daily.not_counted_reason(state, "2026-11-30")
+    assert "does not count for 2026-12-01" in daily.not_counted_reason(state, "2026-12-02")
+    assert "no day it was started on" in daily.not_counted_reason(state, None)
+    assert daily.not_counted_reason(state, "2026-12-01") is None
+    practice = play_daily(level="easy")  # not a deal of the day at all: no day, and no reason
+    assert daily.counted_day(practice, "2026-12-01") is None and daily.not_counted_reason(practice, "2026-12-01") is None
+
+
+def test_the_days_rules_make_a_game_of_that_day():
+    state = daily.new_daily_game("2026-12-01")
+    assert daily.day_of(state) == "2026-12-01" and state.practice
+    assert state.held[0] == play_daily(stop=0).held[0]  # the same cards as any other start of that day
+    with pytest.raises(ValueError):
+        daily.new_daily_game("2026-13-01")
+
+
+def test_the_result_endpoint_refuses_a_game_started_on_another_day():
+    def call(name, request):
+        return json.loads(api.call(name, json.dumps(request)))
+
+    game = play_daily().to_json()
+    assert call("daily_result", {"game": game, "started": "2026-12-01"})["result"]["day"] == "2026-12-01"
+    for started in ("2026-11-30", "2026-12-02"):
+        error = call("daily_result", {"game": game, "started": started})["error"]
+        assert error["kind"] == "bad_input" and f"started on {started}" in error["message"]
+    for request in ({"game": game}, {"game": game, "started": "x" * 5000}):
+        error = call("daily_result", request)["error"]
+        assert "no day it was started on" in error["message"] and len(error["message"]) < 200
+    unfinished = play_daily(stop=5).to_json()
+    assert "not finished" in call("daily_result", {"game": unfinished, "started": "2026-12-01"})["error"]["message"]
