@@ -213,6 +213,7 @@ async def start_game(options, seed=None, kind=None):
     link's, or its day's for a deal of the day), else the ordinary game's."""
     if kind is None:
         kind = store.link_kind(seed) if seed else store.GAME
+    _take_choice()  # a choice still on offer is answered by this game
     ready = document.documentElement.getAttribute("data-engine") == "ready"
     q("prompt").textContent = ("Shuffling\u2026" if ready else
                                "Shuffling as soon as the card engine has loaded\u2026")
@@ -254,6 +255,7 @@ async def resume_game(text, meta, kind=store.GAME):
     anything that is not a whole game) and its reply shows the last moves again, from where the
     person last acted."""
     practice = kind == store.PRACTICE or store.is_day_kind(kind)  # a link's game: from a seed
+    _take_choice()
     q("prompt").textContent = "Picking up your game where you left it\u2026"
     shown("practice-badge", practice or bool((meta or {}).get("practice")))
     try:
