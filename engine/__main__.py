@@ -257,7 +257,7 @@ def add_match(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", default="0", help="match seed: the same seed replays the same match")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--target", type=int, default=121, choices=(121, 61), help="game length (default 121)")
-    p.add_argument("--muggins", action="store_true", help="play with muggins (players count their own hands)")
+    p.add_argument("--muggins", action="store_true", help="play with muggins (players claim their own points, in the play and the show)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run_match)
 
@@ -330,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a command that stopped reading, e.g. head
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: a line, not a traceback
+        print(f"{PROG} {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -325,21 +325,34 @@ def verify_deal(request: dict) -> dict:
 
 # --- game records: codes to share, replays, the deal of the day (engine/share.py, replay.py) ----
 
+REPLAY_SEAT_HIDDEN = ("This game is not over yet, so its replay is seen from the player's own seat: "
+                      "the computer's cards stay hidden until each hand is over.")
+
+
 def _replayed(state, viewer=None) -> dict:
     """A game for the replay view: its steps as ``viewer`` (a seat) saw them, seating and the
-    display data of every card."""
-    from engine import narration, replay, share
+    display data of every card.
 
+    What the game is follows from the game itself: ``daily`` is the day of a deal of the day
+    under its rules (``daily.day_of``), ``lab`` ``{"bot", "opponent"}`` for a game in which one
+    seat played exactly as a bot lab match's computer would (``lab.lab_opponent``), whatever
+    the link says. A seat the game may not be seen from yet (``replay.may_view``: a computer's,
+    while the game is on) gives way to the first person's, with ``notice`` saying why."""
+    from engine import daily, lab as bot_lab, narration, replay, share
+
+    lab = bot_lab.lab_opponent(state)
+    notice = None
+    if viewer is not None and not replay.may_view(state, viewer):
+        viewer, notice = None, REPLAY_SEAT_HIDDEN
     if viewer is None:
-        viewer = replay.first_viewer(state)
+        viewer = lab[0] if lab is not None else replay.first_viewer(state)
     steps = replay.replay_steps(state, viewer)
     seating = narration.Seating.of(state)
-    daily = state.base_seed[len(share.DAILY_PREFIX):] if (
-        state.practice and state.base_seed.startswith(share.DAILY_PREFIX)) else None
     return {"code": share.encode(state), "steps": steps, "viewer": viewer, "players": state.players,
             "target": state.target,
             "names": list(seating.names), "seats": list(state.seats), "practice": state.practice,
-            "daily": daily, "over": state.is_over, "scores": state.scores,
+            "daily": daily.day_of(state), "over": state.is_over, "scores": state.scores,
+            "lab": None if lab is None else {"bot": lab[0], "opponent": lab[1]}, "notice": notice,
             "result": narration.result(state, seating),
             "cards": {str(c): narration.card_info(c) for c in range(52)}}
 
@@ -359,7 +372,8 @@ def replay_game(request: dict) -> dict:
     """A game to replay, from a shared ``code`` or a saved ``game``: its steps and the code.
 
     ``seat`` (optional) is the seat it is seen from: its cards face up, at the bottom of the
-    table (by default the first person's seat, else seat 0)."""
+    table (by default the first person's seat, else seat 0; a bot lab game's from the bot's).
+    A game not yet over is seen only from a person's seat (``_replayed``)."""
     from engine import record, share
 
     if "code" in request:

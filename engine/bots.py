@@ -15,6 +15,12 @@ a two-player game:
 - the play: every action is ``{"type": "play", "card": c}``, one card that fits under 31. A
   seat with no card that fits says go by itself: the bot is never asked.
 
+A match with muggins adds two more: ``{"type": "claim", "points": n}`` for the points of the
+card the bot has just laid (``view["claiming"]``), and ``{"type": "count", "points": n}`` for
+the hand or crib it shows (``view["counting"]``), each n from 0 to 29; points missed, and points
+claimed too many, go to the other side (``engine.players.choose_claim`` and ``choose_count``
+claim exactly).
+
 Cards are whole numbers 0 to 51: ``rank = card % 13`` (0 is the ace, 12 the king) and
 ``suit = card // 13`` (clubs, diamonds, hearts, spades). ``engine.cards`` names them
 (``card_name(c)`` gives "5H") and holds ``RANK_OF``, ``SUIT_OF`` and ``VALUE_OF`` (the count
@@ -34,8 +40,9 @@ hand; ``engine.players.get_player("hard").choose(view, legal_actions)`` asks the
 player, to copy or to beat.
 
 The bot gets its own copies of the view and the actions (changing them changes nothing in the
-game). An answer that is not one of the legal actions, or an exception, stops the match with a
-message naming the bot's line at fault (``BotError``).
+game). An answer that is not one of the legal actions, or an exception (``SystemExit`` and
+``KeyboardInterrupt`` among them), stops the match with a message naming the bot's line at fault
+(``BotError``).
 
 To play your bot against the engine's players on your own computer, from a copy of the site's
 source: ``python -m engine match --bot mybot.py hard --games 100``.
@@ -132,7 +139,7 @@ def load_bot(source: str, filename: str = BOT_FILE):
     namespace = {"__name__": "bot", "__file__": filename}
     try:
         exec(code, namespace)
-    except (Exception, SystemExit) as error:
+    except BaseException as error:  # SystemExit and KeyboardInterrupt too: the bot's, not the program's
         raise explain(error, filename, source) from None
     choose = namespace.get(FUNCTION)
     if not callable(choose):
@@ -207,7 +214,7 @@ class BotPlayer:
         self.decisions += 1
         try:
             answer = self.function(plain_copy(view), plain_copy(list(legal_actions)))
-        except (Exception, SystemExit) as error:
+        except BaseException as error:  # SystemExit and KeyboardInterrupt too: they end the bot's match only
             raise explain(error, self.filename, self.source) from None
         for action in legal_actions:
             if _same(answer, action):

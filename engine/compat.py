@@ -344,3 +344,219 @@ def compact_json(value):
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     except TypeError:  # MicroPython: no options (it writes ", " between items, non-ASCII as is)
         return json.dumps(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading untrusted text: JSON and UTF-8 as strictly in both interpreters
+
+_JSON_PUNCTUATION = (b"{", b"}", b"[", b"]", b",", b":")
+_JSON_LITERALS = (b"true", b"false", b"null", b"S")  # S: a string, once strings are set aside
+_JSON_SIMPLE_ESCAPES = (b'\\"', b"\\/", b"\\b", b"\\f", b"\\n", b"\\r", b"\\t")
+_HEX = b"0123456789abcdefABCDEF"
+_DIGITS = b"0123456789"
+MAX_JSON_DEPTH = 200  # lists and objects inside one another: far more than any record has
+
+
+class StrictJSONError(ValueError):
+    """Text that is not JSON as RFC 8259 writes it (the message says why)."""
+
+
+def _json_fail(why):
+    return StrictJSONError("not JSON: " + why)
+
+
+def _digits_end(data, at):
+    while at < len(data) and data[at] in _DIGITS:
+        at += 1
+    return at
+
+
+def _is_number(token):
+    """True for a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?"""
+    at = 1 if token[:1] == b"-" else 0
+    if token[at:at + 1] == b"0":
+        at += 1
+    else:
+        end = _digits_end(token, at)
+        if end == at:
+            return False
+        at = end
+    if token[at:at + 1] == b".":
+        end = _digits_end(token, at + 1)
+        if end == at + 1:
+            return False
+        at = end
+    if token[at:at + 1] in (b"e", b"E"):
+        at += 1
+        if token[at:at + 1] in (b"+", b"-"):
+            at += 1
+        end = _digits_end(token, at)
+        if end == at:
+            return False
+        at = end
+    return at == len(token)
+
+
+def _unicode_escapes(data):
+    """The text with its \\u escapes checked (four hex digits; surrogates only in pairs) and
+    blanked out; any other backslash left is an unknown escape."""
+    parts = data.split(b"\\u")
+    if len(parts) == 1:
+        return data
+    out = [parts[0]]
+    pending_high = False  # the last escape was a high surrogate: a low one must follow at once
+    for part in parts[1:]:
+        digits = part[:4]
+        if len(digits) != 4 or any(d not in _HEX for d in digits):
+            raise _json_fail("a \\u escape needs four hex digits")
+        code = int(digits, 16)
+        if pending_high != (0xDC00 <= code <= 0xDFFF) or (pending_high and out[-1]):
+            raise _json_fail("a \\u escape is half a surrogate pair")
+        pending_high = 0xD800 <= code <= 0xDBFF
+        out.append(part[4:])
+    if pending_high:
+        raise _json_fail("a \\u escape is half a surrogate pair")
+    return b"__".join(out)
+
+
+def check_json(data):
+    """Raise StrictJSONError unless the UTF-8 bytes ``data`` are exactly one JSON value (RFC
+    8259), with white space around it at most: no NaN or Infinity, no trailing or leading
+    commas, no leading zeros or bare decimal points, no unknown escapes or lone surrogates, no
+    control characters in strings and nothing after the value (MicroPython's own parser takes
+    all of these, CPython's some). Strings are set aside first, then the tokens between them
+    are read, so the work is a few passes in C and one loop over the tokens.
+
+    >>> check_json(b'{"a": [1, -2.5e3, "x\\\\n", null]}')
+    >>> try:
+    ...     check_json(b'[1,]')
+    ... except StrictJSONError as error:
+    ...     print(error)
+    not JSON: a value is missing
+    """
+    data = bytes(data).replace(b"\\\\", b"__")
+    for escape in _JSON_SIMPLE_ESCAPES:
+        data = data.replace(escape, b"__")
+    data = _unicode_escapes(data)
+    if b"\\" in data:
+        raise _json_fail("a string holds an unknown escape")
+    parts = data.split(b'"')
+    if len(parts) % 2 == 0:
+        raise _json_fail("a string is not closed")
+    inside = b"".join(parts[1::2])
+    if inside and min(inside) < 0x20:
+        raise _json_fail("a string holds a control character")
+    outside = parts[0::2]
+    for part in outside:
+        if b"S" in part:
+            raise _json_fail("a value is missing")
+    skeleton = b" S ".join(outside).replace(b"\t", b" ").replace(b"\n", b" ").replace(b"\r", b" ")
+    if skeleton and min(skeleton) < 0x20:
+        raise _json_fail("there is a control character between values")
+    for mark in _JSON_PUNCTUATION:
+        skeleton = skeleton.replace(mark, b" " + mark + b" ")
+    _check_tokens(skeleton.split())
+
+
+def _check_tokens(tokens):
+    """The tokens of JSON text (punctuation, S for a string, literals and numbers) in an order
+    the grammar allows."""
+    closers = []  # b"]" or b"}" of each open list or object
+    numbers = {}  # tokens already read as numbers (a record repeats a few dozen)
+    state = 0  # 0 a value, 1 a value or the end of an empty list, 2 a key or the end of an
+    #            empty object, 3 a key, 4 the colon after a key, 5 after a value
+    for token in tokens:
+        if state == 5:
+            if not closers:
+                raise _json_fail("there is more after the value")
+            if token == b",":
+                state = 3 if closers[-1] == b"}" else 0
+            elif token == closers[-1]:
+                closers.pop()
+            else:
+                raise _json_fail("a comma or " + closers[-1].decode() + " is missing")
+            continue
+        if state == 4:
+            if token != b":":
+                raise _json_fail("a colon is missing")
+            state = 0
+            continue
+        if state >= 2:
+            if state == 2 and token == b"}":
+                closers.pop()
+                state = 5
+            elif token == b"S":
+                state = 4
+            else:
+                raise _json_fail("an object's key must be a string")
+            continue
+        if state == 1 and token == b"]":
+            closers.pop()
+            state = 5
+        elif token == b"[" or token == b"{":
+            if len(closers) >= MAX_JSON_DEPTH:
+                raise _json_fail("lists and objects are nested too deep")
+            closers.append(b"]" if token == b"[" else b"}")
+            state = 1 if token == b"[" else 2
+        elif token in _JSON_LITERALS:
+            state = 5
+        else:
+            known = numbers.get(token)
+            if known is None:
+                known = numbers[token] = _is_number(token)
+            if not known:
+                raise _json_fail("a value is missing")
+            state = 5
+    if state != 5 or closers:
+        raise _json_fail("it ends too soon")
+
+
+def strict_json(text):
+    """The value of JSON text (str, or UTF-8 bytes) read as strictly in every interpreter (see
+    ``check_json``); StrictJSONError (a ValueError) if it is not exactly one JSON value.
+
+    >>> strict_json('{"a": [1, 2.5]}')
+    {'a': [1, 2.5]}
+    """
+    if isinstance(text, str):
+        data = text.encode("utf-8")
+    else:
+        data = bytes(text)
+        text = utf8_text(data)
+    check_json(data)
+    try:
+        return json.loads(text)
+    except (ValueError, RuntimeError):
+        raise StrictJSONError("not JSON") from None
+
+
+def utf8_text(data):
+    """Bytes read as UTF-8, refusing what is not (overlong forms, surrogates, codes past
+    U+10FFFF, cut sequences) as CPython does and MicroPython's ``decode`` does not: ValueError.
+
+    >>> utf8_text(b"caf\\xc3\\xa9")
+    'café'
+    """
+    at, n = 0, len(data)
+    while at < n:
+        byte = data[at]
+        if byte < 0x80:
+            at += 1
+            continue
+        if 0xC2 <= byte <= 0xDF:
+            size, low, high = 2, 0x80, 0xBF
+        elif 0xE0 <= byte <= 0xEF:
+            size = 3
+            low = 0xA0 if byte == 0xE0 else 0x80
+            high = 0x9F if byte == 0xED else 0xBF
+        elif 0xF0 <= byte <= 0xF4:
+            size = 4
+            low = 0x90 if byte == 0xF0 else 0x80
+            high = 0x8F if byte == 0xF4 else 0xBF
+        else:
+            raise ValueError("not UTF-8 text")
+        tail = data[at + 1:at + size]
+        if len(tail) != size - 1 or not low <= tail[0] <= high or any(not 0x80 <= b <= 0xBF for b in tail[1:]):
+            raise ValueError("not UTF-8 text")
+        at += size
+    return bytes(data).decode("utf-8")

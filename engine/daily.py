@@ -196,14 +196,23 @@ def check_days(obj: object) -> dict:
 
 def streak(days: dict, today: str) -> dict:
     """Days played and won, the run of days played up to today (or yesterday, while today's deal
-    is still to play) and the longest run: ``{"played", "won", "current", "best", "today"}``."""
-    numbers = sorted(day_number(day) for day in days)
+    is still to play) and the longest run: ``{"played", "won", "current", "best", "today"}``.
+
+    A result dated after ``today`` (a clock set wrong when it was kept, or an edited record)
+    counts for nothing until its day comes, and never breaks the run up to today.
+
+    >>> streak({"2026-11-30": {"won": True}, "2026-12-01": {"won": True}, "2026-12-09": {"won": True}},
+    ...        "2026-12-01")["current"]
+    2
+    """
+    now = day_number(today)
+    counted = [day for day in days if day_number(day) <= now]
+    numbers = sorted(day_number(day) for day in counted)
     best, run, last = 0, 0, None
     for n in numbers:
         run = run + 1 if last is not None and n == last + 1 else 1
         best = max(best, run)
         last = n
-    now = day_number(today)
-    current = run if last is not None and last >= now - 1 and last <= now else 0
-    return {"played": len(days), "won": sum(1 for day in days if days[day]["won"]), "current": current,
+    current = run if last is not None and last >= now - 1 else 0
+    return {"played": len(counted), "won": sum(1 for day in counted if days[day]["won"]), "current": current,
             "best": best, "today": today in days}

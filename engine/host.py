@@ -22,9 +22,8 @@ away; ``awaiting`` says a count is due. Narration follows how players speak at t
 ['cut', 'deal', 'hand']
 """
 
-import json
-
 from engine import record
+from engine.compat import strict_json
 from engine.game import MAX_SEED_TEXT, PERSON, PLAYER_COUNTS, TARGETS, GameState, events_for, from_json, new_game
 from engine.messages import quoted, visible_text
 from engine.narration import (DEFAULT_SEATING, HUMAN, Seating, card_info, display_order, dress_show, event_cards,
@@ -215,7 +214,7 @@ def resume(request: dict) -> dict:
     if not isinstance(text, str):
         raise ValueError("The request has no game (the game's JSON text).")
     try:
-        data = json.loads(text)
+        data = strict_json(text)  # as strict in MicroPython as in CPython (engine.compat)
     except (ValueError, RuntimeError):
         data = None
     try:

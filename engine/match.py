@@ -18,6 +18,7 @@ import time
 from math import sqrt
 
 from engine.game import SOURCES, new_game
+from engine.lab import SECOND_SEED
 from engine.players import get_player
 
 BOT_SUFFIX = ".py"
@@ -98,7 +99,7 @@ def play_game(first, second, game_seed: str, first_seat: int, target: int = 121,
     state = new_game(seed=game_seed, target=target, muggins=muggins)
     seats = {first_seat: 0, 1 - first_seat: 1}  # seat -> player index (0: first-named)
     players = {first_seat: make_player(first, f"{game_seed}:first"),
-               1 - first_seat: make_player(second, f"{game_seed}:second")}
+               1 - first_seat: make_player(second, SECOND_SEED.format(game_seed))}
     first_dealer = None
     dealer = None
     hand_points = [[0] * len(SOURCES) for _ in range(2)]  # by seat, this hand

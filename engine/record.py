@@ -34,13 +34,11 @@ seat's view: the replay asks it again and refuses a record whose computer did an
 True
 """
 
-import json
-
 from engine import fairdeal
-from engine.compat import canonical_json, sha256_hex
+from engine.compat import canonical_json, sha256_hex, strict_json
 from engine.game import (MAX_HANDS, MAX_SEED_TEXT, PERSON, PLAYER_COUNTS, TARGETS, GameFormatError, GameState,
                          IllegalActionError, new_game)
-from engine.messages import quoted
+from engine.messages import quoted, visible_text
 from engine.players import PLAYER_NAMES, get_player
 
 FORMAT_NAME = "cribbage-game"
@@ -137,7 +135,7 @@ def _parse(text: object) -> object:
     if not isinstance(text, (str, bytes, bytearray)):
         raise _fail(f"expected JSON text, got a {type(text).__name__}")
     try:
-        return json.loads(text)
+        return strict_json(text)  # as strict in MicroPython as in CPython (engine.compat)
     except (ValueError, RuntimeError):  # RuntimeError: nested too deep
         raise _fail("the text is not JSON") from None
 
@@ -206,8 +204,10 @@ def replay(data: object, tail: bool = False) -> tuple:
     """
     record = check_record(data)
     hands = record["hands"]
+    names = None if record["names"] is None else [visible_text(name) for name in record["names"]]
+    _need(names is None or all(names), "a name is blank once its invisible characters are left out")
     state = new_game(seed=record["seed"], target=record["target"], muggins=record["muggins"],
-                     players=record["players"], seats=list(record["seats"]), names=record["names"])
+                     players=record["players"], seats=list(record["seats"]), names=names)
     state.practice = record["practice"]
     state.hinted = "hinted" in record
     events = list(state.start_events) if tail else []

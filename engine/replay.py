@@ -11,7 +11,11 @@ person at it saw it at that moment, with the words said::
      "shown": [{"seat", "show", "cards", "starter", "total", "spoken", "claimed"}],
      "cut": [[seat, card]] the cut for first deal (the first steps only)}
 
-Every hand is face up from the end of its hand on: the replay has nothing to hide then.
+Every hand is face up from the end of its hand on: the replay has nothing to hide then. Until
+then a seat's cards are seen only from that seat, in the table and in the words alike (another
+seat's dealt hand is told as so many cards face down). A game still being played is seen only
+from a person's seat (``may_view``): a replay of it shows the cards that person held, and no
+computer's before its hand is over.
 
 >>> from engine.game import new_game
 >>> steps = replay_steps(new_game(seed="replay-doc", seats=["person", "easy"]))
@@ -21,6 +25,7 @@ Every hand is face up from the end of its hand on: the replay has nothing to hid
 
 from engine.game import PERSON, GameState, new_game
 from engine.narration import Seating, narrate
+from engine.scoring import number_name
 
 MAX_STEPS = 3000  # far more than a game to 121 takes
 
@@ -28,6 +33,24 @@ MAX_STEPS = 3000  # far more than a game to 121 takes
 def first_viewer(state: GameState) -> int:
     """The seat a replay is seen from unless another is asked for: the first person's, else 0."""
     return state.seats.index(PERSON) if PERSON in state.seats else 0
+
+
+def may_view(state: GameState, seat: int) -> bool:
+    """True if a replay of this game may be seen from ``seat``: any seat once the game is over,
+    else only a person's (the one who held those cards), never a computer's while it plays on.
+
+    >>> game = new_game(seed="view-doc", seats=["person", "easy"])
+    >>> may_view(game, 0), may_view(game, 1)
+    (True, False)
+    """
+    return state.is_over or state.seats[seat] == PERSON
+
+
+def hidden_hand_words(seating: Seating, seat: int, cards: int) -> str:
+    """How a replay tells a seat's dealt hand that its viewer does not see: "The computer's six
+    cards are dealt face down."."""
+    whose = seating.possessive(seat)
+    return f"{whose[:1].upper()}{whose[1:]} {number_name(cards)} cards are dealt face down."
 
 
 class _Table:
@@ -80,8 +103,12 @@ class _Table:
         elif kind in ("hand_end", "game_over"):
             self.open = True
 
+    def sees(self, seat: int) -> bool:
+        """True if the viewer sees this seat's cards now (its own, or any once the hand is over)."""
+        return self.open or seat == self.viewer
+
     def step(self, event: dict) -> dict:
-        visible = [self.open or seat == self.viewer for seat in range(self.n)]
+        visible = [self.sees(seat) for seat in range(self.n)]
         return {
             "say": event["say"], "kind": event["type"], "hand_number": self.hand_number,
             "dealer": self.dealer, "scores": list(self.scores), "backs": list(self.backs),
@@ -95,9 +122,13 @@ class _Table:
 
 def replay_steps(state: GameState, viewer: "int | None" = None) -> list[dict]:
     """Every step of a game, from its first cut to where it stands (see the module's docstring),
-    as ``viewer`` saw it (a seat; by default the first person's, else seat 0)."""
+    as ``viewer`` saw it (a seat; by default the first person's, else seat 0). ValueError for a
+    seat the game may not be seen from yet (``may_view``)."""
     if viewer is None:
         viewer = first_viewer(state)
+    if not may_view(state, viewer):
+        raise ValueError("this game is not over yet, so its replay is seen only from a person's seat, "
+                         f"not from seat {viewer + 1}, the {state.seats[viewer]} computer's")
     seating = Seating.of(state)
     replayed = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins,
                         players=state.players, seats=list(state.seats), names=state.names)
@@ -107,6 +138,8 @@ def replay_steps(state: GameState, viewer: "int | None" = None) -> list[dict]:
     def tell(events: list, action: "dict | None") -> None:
         for event in narrate(events, seating):
             table.take(event, action if event["type"] == "discard" else None)
+            if event["type"] == "hand" and not table.sees(event["seat"]):
+                event["say"] = hidden_hand_words(seating, event["seat"], len(event["cards"]))
             if event["say"] and len(steps) < MAX_STEPS:
                 steps.append(table.step(event))
             elif steps:  # said with the step before (the points of a card or a show)

@@ -34,9 +34,9 @@ same cards, and anyone can rebuild them.
 
 from binascii import a2b_base64, b2a_base64
 
-from engine.compat import sha256_hex
+from engine.compat import sha256_hex, utf8_text
 from engine.game import PERSON, GameState, IllegalActionError, new_game
-from engine.messages import quoted
+from engine.messages import quoted, visible_text
 from engine.players import PLAYER_NAMES, get_player
 from engine.record import COMPUTER_SEED, MAX_NAME
 
@@ -112,8 +112,8 @@ def _read_text(data: bytes, at: int) -> tuple:
     if at + 1 + n > len(data):
         raise _fail("it ends too soon")
     try:
-        return data[at + 1:at + 1 + n].decode("utf-8"), at + 1 + n
-    except UnicodeError:
+        return utf8_text(data[at + 1:at + 1 + n]), at + 1 + n  # MicroPython's decode takes overlong forms
+    except ValueError:  # UnicodeError is one
         raise _fail("a name is not text") from None
 
 
@@ -185,6 +185,7 @@ def decode(code: object) -> GameState:
         names = []
         for _ in range(players):
             name, at = _read_text(body, at)
+            name = visible_text(name)  # as the table cleans names: no direction overrides, no invisibles
             if not name or len(name) > MAX_NAME:
                 raise _fail("a name is empty or too long")
             names.append(name)

@@ -41,7 +41,7 @@ as the game keeps them.
 
 import json
 
-from engine.compat import canonical_json, round_to, sha256_hex
+from engine.compat import canonical_json, round_to, sha256_hex, strict_json
 from engine.game import PERSON, SOURCES, GameState, from_dict, from_json
 from engine.messages import quoted
 
@@ -261,7 +261,7 @@ def check_stats_text(text: "str | None") -> dict:
     if text is None or not str(text).strip():
         return {"stats": new_stats(), "mended": [], "problem": None}
     try:
-        obj = json.loads(text)
+        obj = strict_json(text)  # as strict in MicroPython as in CPython (engine.compat)
     except (ValueError, RuntimeError):  # RuntimeError: nested too deep
         return {"stats": new_stats(), "mended": [], "problem": "the text is not JSON"}
     try:

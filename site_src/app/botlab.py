@@ -549,7 +549,9 @@ async def setup():
                     "kept after you leave the page: download it to keep it.",
         save_failed="Your bot’s code could not be kept on this device (storage is full or blocked): "
                     "download it to keep it.",
-        too_big="Something stored by this site was far too large to be a bot’s code, so it was set aside.")
+        too_big="Something stored by this site was far too large to be a bot’s code, so it was set aside.",
+        too_big_left="Something stored by this site was far too large to be a bot’s code, and too large to "
+                     "keep a copy of on this device, so the page carried on without it.")
     while not is_editor_ready():
         await asyncio.sleep(0.02)
     script = editor_script()

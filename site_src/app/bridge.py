@@ -19,9 +19,12 @@ Runs in MicroPython (keep to the subset: no dataclasses, typing or itertools). A
 The engine runs in MicroPython in a worker (site_src/app/worker.py in app/engine_worker.mjs),
 which site_src/static/engine.js starts from the page's <head> (base.html) and reaches as
 ``window.cribbageEngine``; ``call`` sends JSON text to it and reads JSON text back. A failed call raises EngineError, whose ``message`` is
-written for the player. Handlers bound with ``on`` show such messages in the page's #app-error
-element instead of raising. Markers for tests and styles: html[data-ui] is "loading" until
-``ui_ready()``; html[data-engine] is idle, loading, ready or error.
+written for the player. If the worker could not start, the message says which file did not
+arrive or was damaged (engine.js's ``failure()``), and the next call starts a fresh worker that
+fetches its files again (``restart()``), so trying again works once the file is back.
+Handlers bound with ``on`` show such messages in the page's #app-error element instead of
+raising. Markers for tests and styles: html[data-ui] is "loading" until ``ui_ready()``;
+html[data-engine] is idle, loading, ready or error.
 """
 
 import asyncio
@@ -33,7 +36,7 @@ from pyscript.ffi import create_proxy
 
 SLOW_AFTER_MS = 8000
 ENGINE_GLOBAL = "cribbageEngine"  # window.cribbageEngine, from static/engine.js
-ENGINE_SCRIPT_WAIT_MS = 10000  # how long to wait for static/engine.js (an async script) to run
+ENGINE_SCRIPT_WAIT_MS = 6000  # how long to wait for static/engine.js (an async script) to run
 
 STATUS_ID = "engine-status"
 STATUS_TEXT_ID = "engine-status-text"
@@ -42,6 +45,8 @@ ERROR_ID = "app-error"
 LOADING_TEXT = "Loading the card engine (Python in your browser)…"
 SLOW_TEXT = "Still loading the card engine. A slow connection can take a while the first time…"
 BOOT_FAILED = "The card engine could not start. Reloading the page usually fixes this."
+BOOT_FAILED_BECAUSE = "The card engine could not start: {}. Try again, or reload the page."
+ENGINE_SCRIPT_MISSING = "static/engine.js did not arrive"
 CALL_FAILED = "Something went wrong while the engine was working. Please try again."
 PAGE_FAILED = "Something went wrong on this page. Reloading it usually helps."
 
@@ -133,13 +138,36 @@ def _watch():
     window.setTimeout(handler, SLOW_AFTER_MS)
 
 
+def _worker_failure():
+    """What did not start in the engine's worker, as engine.js says it, or None."""
+    worker = _state["worker"]
+    try:
+        failure = worker.failure() if worker is not None else None
+    except Exception:
+        return None
+    return str(failure) if failure else None
+
+
+def _start_again():
+    """After a failed start, a fresh worker that fetches its files again; the status line waits."""
+    _state["error"] = None
+    _state["booting"] = None
+    worker = _state["worker"]
+    if worker is not None:
+        worker.restart()
+    set_state("loading", LOADING_TEXT)
+
+
 async def _boot():
     """Wait for the engine's worker and ping it once; returns the ping reply. Callers that come
-    while the ping is on its way wait for the same one."""
+    while the ping is on its way wait for the same one. After a failed start, a call starts the
+    worker again (trying again fetches the files afresh)."""
     if _state["info"] is not None:
         return _state["info"]
     if _state["error"] is not None:
-        raise _state["error"]
+        if _state["error"].kind != "boot":
+            raise _state["error"]
+        _start_again()
     if _state["booting"] is None:
         _state["booting"] = asyncio.create_task(_first_ping())
     return await _state["booting"]
@@ -157,7 +185,8 @@ async def _first_ping():
                 waited += 20
                 worker = getattr(window, ENGINE_GLOBAL, None)
             if worker is None:
-                raise RuntimeError("window." + ENGINE_GLOBAL + " is missing (static/engine.js did not run)")
+                _log("window." + ENGINE_GLOBAL + " is missing (static/engine.js did not run)")
+                raise EngineError(BOOT_FAILED_BECAUSE.format(ENGINE_SCRIPT_MISSING), "boot")
             _state["worker"] = worker
         info = await _request("ping", {})
     except EngineError as error:
@@ -188,6 +217,9 @@ async def _request(name, payload, worker=None):
         raise
     except Exception as error:  # the worker could not carry the call (it failed or stopped)
         _log("Engine call", name, "raised:", error)
+        failure = _worker_failure() if worker is None else None
+        if failure is not None:  # it never started: say which file, and try afresh next time
+            raise EngineError(BOOT_FAILED_BECAUSE.format(failure), "boot")
         raise EngineError(CALL_FAILED, "internal")
     reply = json.loads(str(text))
     if not reply.get("ok"):

@@ -133,7 +133,11 @@ async def claim(points):
 
 
 def on_continue(event):
-    """Go, the next hand, or try again: carry on showing the game."""
+    """Go, the next hand, or try again: carry on showing the game (after an engine that did not
+    start, the step it failed on again: bridge.py starts the engine afresh)."""
+    if S["waiting"] == "retry" and S.get("retry_step") is not None:
+        step, S["retry_step"] = S["retry_step"], None
+        return flow(step)
     if S["waiting"] in ("go", "next", "retry"):
         return flow()
     return None

@@ -25,8 +25,8 @@ ENGINE_PREFIX = "not a game code: "  # how engine/share.py begins its reasons
 FILE_TOO_BIG = "That file is too large to be a saved game."
 MAX_FILE = 20000  # bytes: a saved game file is well under 1 kB
 
-_game = {"game": None, "index": 0, "title": None, "lab": False, "seat": None}
-LAB_SOURCE = "bot-lab"  # ?from=bot-lab: a game of a bot lab match (its seats are the bot and a computer)
+_game = {"game": None, "index": 0, "title": None, "seat": None}
+LAB_SOURCE = "bot-lab"  # ?from=bot-lab in the links of a bot lab game (the title follows from the engine's "lab")
 
 
 def set_state(state):
@@ -48,11 +48,13 @@ def refusal(reason):
 
 
 def game_title(game):
-    """A line about the game: the table, its length, and how it ended."""
+    """A line about the game: the table, its length, and how it ended. "Deal of the day" and
+    "Bot lab game" are what the engine found the game to be (its "daily" and "lab"), never
+    what the address says."""
     parts = []
     computers = [kind for kind in game["seats"] if kind != "person"]
     people = len(game["seats"]) - len(computers)
-    if _game["lab"] and len(game["names"]) == 2:
+    if game.get("lab") and len(game["names"]) == 2:
         parts.append("Bot lab game, " + " against ".join(game["names"]))
     else:
         if game.get("daily"):
@@ -75,7 +77,8 @@ def game_title(game):
 
 def source():
     """Where the game shown comes from, for the links that share it (None: a game of the site)."""
-    return LAB_SOURCE if _game["lab"] else None
+    game = _game["game"]
+    return LAB_SOURCE if game is not None and game.get("lab") else None
 
 
 def show(index, animate=True):
@@ -132,6 +135,9 @@ async def load(code):
         return
     by_id("replay-loading").hidden = True
     _game["game"] = game
+    if game.get("notice"):  # the seat asked for may not see this game yet: the engine chose another
+        _game["seat"] = None
+        set_message(game["notice"])
     _game["title"] = game_title(game)
     by_id("replay-summary").textContent = _game["title"]
     slider = by_id("replay-slider")
@@ -150,7 +156,7 @@ async def load(code):
 def on_submit(event):
     """The form: replay the pasted code or link."""
     text = str(by_id("replay-input").value)
-    _game["lab"], _game["seat"] = False, None
+    _game["seat"] = None
     if not sharing.find_code(text):
         set_state("error" if text.strip() else "empty")
         set_message(NO_CODE if not text.strip() else refusal("a game code starts with c1."))
@@ -170,7 +176,7 @@ async def on_file(event):
         return
     text = str(await file.text())
     by_id("replay-file").value = ""
-    _game["lab"], _game["seat"] = False, None
+    _game["seat"] = None
     code = sharing.find_code(text)
     if code is None:
         set_state("error")
@@ -249,7 +255,6 @@ def setup():
     bridge.on(document, "keydown", on_key)
     params = js.URLSearchParams.new(window.location.search)
     code = params.get("code")
-    _game["lab"] = params.get("from") == LAB_SOURCE
     seat = str(params.get("seat") or "")
     _game["seat"] = int(seat) if seat.isdigit() and len(seat) == 1 else None
     bridge.ui_ready()

@@ -26,16 +26,20 @@ SAVE_FAILED = ("Your game could not be saved on this device (storage is full or 
 KEPT_ASIDE = " It is kept aside on this device, so nothing is lost."
 TOO_BIG = ("Something stored by this site was far too large to be a saved game, settings or "
            "statistics, so it was set aside and the page carried on.")
+TOO_BIG_LEFT = ("Something stored by this site was far too large to be a saved game, settings or "
+                "statistics, and too large to keep a copy of on this device, so the page carried on "
+                "without it; it is replaced when the page next saves there.")
 
 _state = {"checked": False, "available": False, "action": None}
 
-WORDS = {"unavailable": UNAVAILABLE, "save_failed": SAVE_FAILED, "too_big": TOO_BIG}
+WORDS = {"unavailable": UNAVAILABLE, "save_failed": SAVE_FAILED, "too_big": TOO_BIG, "too_big_left": TOO_BIG_LEFT}
 """The notices' words; a page that keeps something other than games says its own (use_words)."""
 
 
-def use_words(unavailable=None, save_failed=None, too_big=None):
+def use_words(unavailable=None, save_failed=None, too_big=None, too_big_left=None):
     """Say what this page keeps in the notices about storage (each None keeps the game page's)."""
-    for key, text in (("unavailable", unavailable), ("save_failed", save_failed), ("too_big", too_big)):
+    for key, text in (("unavailable", unavailable), ("save_failed", save_failed), ("too_big", too_big),
+                      ("too_big_left", too_big_left)):
         if text is not None:
             WORDS[key] = text
 
@@ -107,14 +111,15 @@ JS = js.Function.new("""
       } catch (error) { warn("probe", "", error); return false; }
     },
     get(key, limit) {
-      // The text under key; null if none; its length (a number) if it was longer than limit,
-      // in which case it has been moved to key + ".backup" (or, if even that fails, left).
+      // The text under key; null if none; a number if it was longer than limit: its length if
+      // it has been moved to key + ".backup", minus its length if even that failed (a value
+      // too big to copy in the room storage has left), in which case it is left as it was.
       try {
         const value = storage().getItem(key);
         if (value === null) return null;
         if (value.length <= limit) return String(value);
         try { storage().setItem(key + ".backup", value); storage().removeItem(key); }
-        catch (error) { warn("move aside", key, error); }
+        catch (error) { warn("move aside", key, error); return -value.length; }
         return value.length;
       } catch (error) { warn("read", key, error); return null; }
     },
@@ -171,9 +176,13 @@ def read(key):
     if not is_available():
         return None
     value = JS.get(key, MAX_VALUE)
-    if is_int(value):
+    if is_int(value) and value > 0:
         log("localStorage value set aside (too large):", key, value)
         notice(WORDS["too_big"])
+        return None
+    if is_int(value):  # too large to use, and too large to copy aside: it stays, unused
+        log("localStorage value too large to use or to set aside:", key, -value)
+        notice(WORDS["too_big_left"])
         return None
     return value if is_text(value) else None
 

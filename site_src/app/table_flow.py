@@ -268,7 +268,11 @@ async def flow(step=None):
         await pump()
     except bridge.EngineError as error:
         bridge.show_error(error)
-        set_waiting("retry" if S["game"] is not None else "setup")
+        if error.kind == "boot":  # the engine did not start: Try again runs this step again
+            S["retry_step"] = step
+            set_waiting("retry")
+        else:
+            set_waiting("retry" if S["game"] is not None else "setup")
     except Exception as error:
         log_console("Game page error:", error)
         bridge.show_error(bridge.PAGE_FAILED)

@@ -1,5 +1,5 @@
 // Runs Python code in the vendored MicroPython webassembly build (the browser's interpreter)
-// under node, with the engine's files and this folder's work.py in its file system.
+// under node, with the engine's files and this folder's work.py and damage.py in its file system.
 //
 //   node tests/conformance/micropython.mjs ROOT CODE
 //
@@ -33,7 +33,9 @@ function copyTree(from, to) {
 
 mp.FS.mkdir("/lib");
 copyTree(path.join(root, "engine"), "/lib/engine");
-mp.FS.writeFile("/lib/work.py", fs.readFileSync(path.join(root, "tests/conformance/work.py")));
+for (const name of ["work.py", "damage.py"]) {
+  mp.FS.writeFile(`/lib/${name}`, fs.readFileSync(path.join(root, "tests/conformance", name)));
+}
 try {
   mp.runPython("import sys\nsys.path.insert(0, '/lib')\n" + code);
 } catch (error) {

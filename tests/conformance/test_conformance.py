@@ -17,9 +17,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
+import damage  # noqa: E402
 import work  # noqa: E402
 
-PARTS = ("endpoints", "rounding", "decks", "shows", "discards", "page_games", "games", "expert_games", "qr")
+PARTS = ("endpoints", "damaged", "rounding", "decks", "shows", "discards", "page_games", "games", "expert_games",
+         "qr")
 MICROPYTHON_SHARDS = 2
 TIMEOUT = 900
 
@@ -73,7 +75,8 @@ def test_every_item_ran_in_both(outputs):
     cpython, micropython = outputs
     assert sorted(cpython) == sorted(micropython)
     counts = {part: sum(1 for p, _ in cpython if p == part) for part in PARTS}
-    expected = dict(work.COUNTS, shows=work.COUNTS["shows"] // work.SHOW_CHUNK, endpoints=len(work.endpoint_vectors()))
+    expected = dict(work.COUNTS, shows=work.COUNTS["shows"] // work.SHOW_CHUNK, endpoints=len(work.endpoint_vectors()),
+                    damaged=len(damage.damaged_inputs()))
     assert counts == expected
 
 

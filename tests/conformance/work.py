@@ -10,8 +10,9 @@ and off, easy and hard, 121 and 61: every event, every decision, the final saved
 and in half of them each view a player decided from); the show of hands and cribs; discard
 options of six-card hands, dealer and pone; shuffled decks, commitments, cuts and deals; every endpoint the pages call, on test vectors
 and on whole games played through the endpoints as the game page plays them; and a few
-two-player games of the expert (its search is slow in MicroPython, so only a few); and QR codes
-of links and text (engine.qr).
+two-player games of the expert (its search is slow in MicroPython, so only a few); and damaged
+input (damage.py: saved games, game codes and statistics spoiled in fixed ways), each of which
+both interpreters must refuse, or take, alike; and QR codes of links and text (engine.qr).
 """
 
 import json
@@ -22,10 +23,10 @@ from engine.cards import parse_cards
 from engine.compat import canonical_json, sha256_hex
 from engine.game import new_game
 from engine.players import get_player
-from engine.scoring import score_show, show_total
+from engine.scoring import score_play, score_show, show_total
 
 COUNTS = {"games": 200, "shows": 10000, "discards": 200, "decks": 300, "endpoints": 1, "page_games": 6,
-          "expert_games": 4, "rounding": 10}
+          "expert_games": 4, "rounding": 10, "damaged": 1}
 SHOW_CHUNK = 200  # hands per printed line of the show part
 
 
@@ -113,8 +114,8 @@ def play_game(index, plan=None, prefix="conformance-game-"):
             views.append(digest(view))
         legal = view["legal_actions"]
         action = computers[seat].choose(view, legal)
-        if action["type"] == "count" and misclaims.below(4) == 0:
-            action = legal[misclaims.below(len(legal))]  # an undercount (or the true count)
+        if action["type"] in ("count", "claim") and misclaims.below(4) == 0:
+            action = legal[misclaims.below(len(legal))]  # a claim short, over or true
         trail.append(state.apply(action))
         decisions += 1
     fairdeal.use_seed_source(None)
@@ -290,6 +291,9 @@ def page_game(index):
                 counting = view["counting"]
                 points = score_show(counting["cards"], counting["starter"], counting["show"] == "crib").total
                 ask["action"] = {"type": "count", "points": max(0, points - index % 3)}
+            elif result["awaiting"] == "claim":  # a card's points in the play: over, true or short
+                points = score_play([c for _, c in view["current"]]).total
+                ask["action"] = {"type": "claim", "points": max(0, points + 1 - steps % 3)}
             else:
                 ask["action"] = view["legal_actions"][steps % len(view["legal_actions"])]
             reply = endpoint_reply("act", ask)
@@ -333,12 +337,27 @@ PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "dec
          "page_games": page_game, "expert_games": expert_game, "rounding": rounding_item, "qr": qr_item}
 
 
+def damaged_item(label, name, request):
+    """What a damaged input (damage.py) got: refused with a message, or taken (a digest of the
+    reply), with a digest of the input itself."""
+    answer = comparable(endpoint_reply(name, request))
+    taken = digest(answer["result"]) if answer["ok"] else None
+    return [label, digest(request), answer["ok"], taken, None if answer["ok"] else answer["error"]]
+
+
 def run(part, shard=0, shards=1):
     """Print the lines of one part (see COUNTS), for the items of this shard."""
     if part == "endpoints":
         if shard == 0:
             for i, item in enumerate(endpoint_items()):
                 emit(part, i, item)
+        return
+    if part == "damaged":
+        import damage
+
+        for i, (label, name, request) in enumerate(damage.damaged_inputs()):
+            if i % shards == shard:
+                emit(part, i, damaged_item(label, name, request))
         return
     work = PARTS[part]
     count = COUNTS[part] // SHOW_CHUNK if part == "shows" else COUNTS[part]

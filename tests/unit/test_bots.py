@@ -197,6 +197,25 @@ def test_cli_says_what_is_wrong_with_a_bot(tmp_path):
         assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("raised", ["KeyboardInterrupt", "SystemExit(0)", "SystemExit('bye')"])
+@pytest.mark.parametrize("where", ["choose", "load"])
+def test_a_bot_raising_an_interrupt_or_an_exit_ends_its_match_with_a_message(tmp_path, raised, where):
+    """KeyboardInterrupt and SystemExit from a bot's code end its own match (a BotError, its line
+    named), never the program running it: not the command line, not the bot lab's worker."""
+    body = (f"raise {raised}\n\ndef choose(view, legal_actions):\n    return legal_actions[0]\n" if where == "load"
+            else f"def choose(view, legal_actions):\n    raise {raised}\n")
+    name = raised.split("(")[0]
+    with pytest.raises(bots.BotError, match=name) as caught:
+        match.play_match(lambda seed: bots.bot_from_source(body, "mybot", "mybot.py"), "easy", games=1, seed="stop")
+    assert caught.value.kind == "exception" and caught.value.line == (1 if where == "load" else 2)
+    path = tmp_path / "mybot.py"
+    path.write_text(body, encoding="utf-8")
+    done = run_cli("--bot", str(path), "easy", "--games", "2")
+    assert done.returncode == 1 and "Traceback (most recent call last)" not in done.stderr
+    assert "match: the bot failed:" in done.stderr.splitlines()[0]
+    assert done.stderr.splitlines()[-1].startswith(name)
+
+
 def test_worker_runs_a_match_step_by_step(worker):
     assert json.loads(worker.ping())["result"]["interpreter"].startswith("cpython")
     source = (ROOT / "site_src" / "bots" / "beginner.py").read_text(encoding="utf-8")

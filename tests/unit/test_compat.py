@@ -4,6 +4,7 @@ import doctest
 import itertools
 import json
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -132,3 +133,62 @@ def test_keyed_generator_draws():
 
 def test_doctests():
     assert doctest.testmod(compat).failed == 0
+
+
+STRICT_JSON_PIECES = ['{', '}', '[', ']', ',', ':', '"a"', '"\\u00e9"', '"\\ud83c\\udca1"', '"\\x"', '1', '-0', '01',
+                      '1.', '.5', '1e5', '1E+2', '-', 'true', 'null', 'false', 'tru', 'NaN', 'Infinity', ' ', '\n',
+                      '\t', '"\t"', '"é"', '\x00', '2.5', '"\\"', '"\\\\"', '"a\\/b"', '1e', '-01', '0.0e-0',
+                      '\ufeff', '\x0b', '\x0c', '+1', '"\\u12"', '"\\u123g"', 'S', '"S"', '\\', '"\\U00000041"']
+
+
+def _cpython_json(text):
+    """CPython's strict reading (NaN and Infinity refused too), or None if it refuses."""
+    def refuse(name):
+        raise ValueError(name)
+
+    try:
+        value = json.loads(text, parse_constant=refuse)
+    except (ValueError, RecursionError):
+        return None
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in json.dumps(value, ensure_ascii=False)):
+        return None  # a lone surrogate: CPython keeps it, the engine refuses it (MicroPython cannot hold it)
+    return ("ok", value)
+
+
+def test_strict_json_takes_exactly_what_cpython_takes():
+    """compat.strict_json reads the same JSON as CPython's parser and refuses the rest (MicroPython's
+    own parser takes trailing commas, leading zeros, text after a NUL, unknown escapes, ...)."""
+    rng = random.Random(31)
+    texts = {"".join(rng.choice(STRICT_JSON_PIECES) for _ in range(rng.randint(1, 7))) for _ in range(40000)}
+    texts |= {'{"a":1,}', '[1,]', '[,1]', '{,"a":1}', '02', '2.', '{"a":1}\x00junk', '"\\q"', '"a\tb"', '[1 2]',
+              '{"a" 1}', '{"a":1 "b":2}', '[' * 300 + ']' * 300, '"\\ud800"', '"\\udc00\\ud800"', ' [1] '}
+    for text in sorted(texts):
+        expected = _cpython_json(text)
+        try:
+            got = ("ok", compat.strict_json(text))
+        except compat.StrictJSONError:
+            got = None
+        if text.startswith("[" * 300):
+            assert got is None  # nested deeper than MAX_JSON_DEPTH
+            continue
+        assert got == expected, repr(text)
+    assert compat.strict_json(b'{"a": "\xc3\xa9"}') == {"a": "é"}
+    with pytest.raises(ValueError):
+        compat.strict_json(b'"\xc0\xaf"')
+
+
+def test_utf8_text_refuses_what_cpython_refuses():
+    samples = [b"plain", "café ♣ \U0001f0a1".encode(), b"\xc0\xaf", b"\xe0\x80\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
+               b"\xf5\x80\x80\x80", b"\x80", b"A\xe2\x82", b"\xff", b"\xc2", b"\xef\xbf\xbf", b"\xf0\x9f\x83\xa1"]
+    rng = random.Random(5)
+    samples += [bytes(rng.randrange(256) for _ in range(rng.randint(1, 4))) for _ in range(20000)]
+    for data in samples:
+        try:
+            expected = data.decode("utf-8")
+        except UnicodeDecodeError:
+            expected = None
+        try:
+            got = compat.utf8_text(data)
+        except ValueError:
+            got = None
+        assert got == expected, data

@@ -132,3 +132,14 @@ def test_the_result_endpoint_refuses_a_game_started_on_another_day():
         assert "no day it was started on" in error["message"] and len(error["message"]) < 200
     unfinished = play_daily(stop=5).to_json()
     assert "not finished" in call("daily_result", {"game": unfinished, "started": "2026-12-01"})["error"]["message"]
+
+
+def test_a_result_dated_after_today_never_breaks_the_streak():
+    days = {"2026-11-29": {"won": True}, "2026-11-30": {"won": False}, "2026-12-01": {"won": True},
+            "2026-12-25": {"won": True}, "2027-06-01": {"won": False}}
+    got = daily.streak(days, "2026-12-01")
+    assert (got["played"], got["won"], got["current"], got["best"], got["today"]) == (3, 2, 3, 3, True)
+    got = daily.streak(days, "2026-12-02")  # today's deal still to play: the run up to yesterday holds
+    assert got["current"] == 3 and not got["today"]
+    assert daily.streak({"2026-12-05": {"won": True}}, "2026-12-01")["current"] == 0
+    assert daily.streak(days, "2026-12-25")["played"] == 4  # its day come, it counts

@@ -73,6 +73,36 @@ def test_pass_and_play_names_travel_with_the_code():
     assert back.names == ["Ann", "Bób"] and back.to_json() == state.to_json()
 
 
+@pytest.mark.parametrize("forged, shown", [
+    ("\u202eAnn", "Ann"), ("A\u2066nn\u2069", "Ann"), ("\u200eAnn\u200f", "Ann"), ("An\u061cn", "Ann"),
+    ("\u202dBob \u202a Jr", "Bob Jr"), ("Ann\u2067", "Ann"), ("\u2068Ann", "Ann"),
+])
+def test_direction_changing_characters_are_left_out_of_names_in_codes(forged, shown):
+    """A code made by hand with names the table would have cleaned (direction overrides,
+    isolates, marks) replays with the names cleaned as the table cleans them; a name that is
+    nothing but such characters is refused."""
+    from engine import messages
+
+    assert messages.visible_text(forged) == shown
+    state = new_game(seed="bidi", seats=["person", "person"], names=[forged, "Zed"])
+    back = share.decode(share.encode(state))
+    assert back.names == [shown, "Zed"]
+    replayed = json.loads(api.call("replay_game", json.dumps({"code": share.encode(state)})))["result"]
+    assert replayed["names"][0] == shown and all(shown in step["say"] or forged not in step["say"]
+                                                 for step in replayed["steps"])
+    saved = json.loads(state.to_json())
+    assert json.loads(api.call("resume_game", json.dumps({"game": state.to_json()})))["ok"]
+    assert record_names(api.call("resume_game", json.dumps({"game": state.to_json()}))) == [shown, "Zed"]
+    with pytest.raises(share.CodeError, match="empty"):
+        share.decode(share.encode(new_game(seed="bidi", seats=["person", "person"], names=["\u202e\u2066", "Zed"])))
+    assert saved["names"] == [forged, "Zed"]
+
+
+def record_names(reply_text):
+    """The names of the game a resume_game reply holds."""
+    return json.loads(json.loads(reply_text)["result"]["game"])["names"]
+
+
 @pytest.mark.parametrize("code, words", [
     (None, "not text"), ("", "starts"), ("x1.AAAA", "starts"), ("c1.", "too short"), ("c1.!!!!", "alphabet"),
     ("c1." + "A" * 5000, "at most"),
@@ -132,6 +162,63 @@ def test_replay_steps_hide_other_hands_until_the_hand_is_over():
     assert steps[-1]["scores"] == state.scores
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_game_still_on_shows_no_computer_hand_in_its_replay(players):
+    """A replay of an unfinished game shows a seat's cards only from that seat, if a person's,
+    and another seat's only once its hand is over: not in the table, not in the words."""
+    from engine import narration
+
+    state = seated_game(seed="peek", players=players, stop=20 * players)
+    assert not state.is_over
+    for seat in range(1, players):
+        assert not replay.may_view(state, seat)
+        with pytest.raises(ValueError, match="not over yet"):
+            replay.replay_steps(state, seat)
+    steps = replay.replay_steps(state)
+    spoken = [narration.card_info(c)["spoken"] for c in range(52)]
+    current = state.hand_number
+    for step in steps:
+        if step["kind"] == "hand" and "dealt face down" in step["say"]:
+            assert not any(name in step["say"] for name in spoken)
+        if step["hand_number"] == current:
+            assert all(isinstance(step["held"][s], int) for s in range(1, players))
+    told = [s["say"] for s in steps if s["kind"] == "hand"]
+    assert len(told) == players * current and sum("face down" in t for t in told) == (players - 1) * current
+    for seat in range(1, players):
+        reply = json.loads(api.call("replay_game", json.dumps({"code": share.encode(state), "seat": seat})))["result"]
+        assert reply["viewer"] == 0 and "not over yet" in reply["notice"] and reply["steps"] == steps
+
+
+def test_a_title_follows_from_what_the_code_proves():
+    """"Deal of the day" and "Bot lab game" are what the game proves: a practice seed that reads
+    as a day's with other rules is not the day's deal, and names (or a link) do not make a
+    bot lab game; a game whose one seat played as a lab match's computer does."""
+    from engine import match
+
+    def replayed(state):
+        return json.loads(api.call("replay_game", json.dumps({"code": share.encode(state)})))["result"]
+
+    day = share.daily_seed_text("2026-12-01")
+    assert replayed(new_game(seed=day, seats=["person", "hard"]))["daily"] == "2026-12-01"
+    for other in ({"seats": ["person", "easy"]}, {"seats": ["person", "hard"], "target": 61},
+                  {"seats": ["person", "hard"], "muggins": True}):
+        assert replayed(new_game(seed=day, **other))["daily"] is None
+    assert replayed(new_game(seed=day + "x", seats=["person", "hard"]))["daily"] is None
+    bot = get_player("easy", seed="bot")
+    run = match.MatchRun(lambda seed: bot, "hard", games=2, seed="lab", names=("Your bot", "Hard"))
+    run.step(seconds=0.0)
+    run.step(seconds=0.0)
+    for entry in run.played:
+        got = json.loads(api.call("replay_game", json.dumps({"code": entry["code"]})))["result"]
+        assert got["lab"] == {"bot": entry["first_seat"], "opponent": "hard"} and got["viewer"] == entry["first_seat"]
+    # The same names on a game two people played: no bot lab game.
+    state = new_game(seed="lab:0", seats=["person", "person"], names=["Your bot", "Hard"])
+    rng = random.Random(3)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    assert replayed(state)["lab"] is None
+
+
 def test_the_deal_of_the_day_follows_the_published_rule():
     day = "2026-12-01"
     assert share.daily_seed_text(day) == "cribbage-daily:2026-12-01"
@@ -159,10 +246,17 @@ def test_the_endpoints():
     got = call("replay_game", {"code": code})["result"]
     assert got["code"] == code and got["steps"] and len(got["cards"]) == 52 and got["daily"] is None
     assert call("replay_game", {"game": state.to_json()})["result"]["steps"] == got["steps"]
-    # Seen from the other seat: its cards face up, the first person's face down.
-    assert got["viewer"] == 0
+    # A game still on is seen from the person's seat only: asked for the computer's, the
+    # replay stays at the person's and says why.
+    assert got["viewer"] == 0 and got["notice"] is None and got["lab"] is None
     other = call("replay_game", {"code": code, "seat": 1})["result"]
-    assert other["viewer"] == 1 and len(other["steps"]) == len(got["steps"])
+    assert other["viewer"] == 0 and other["notice"] and other["steps"] == got["steps"]
+    # A finished game, seen from the other seat: its cards face up, the first person's face down.
+    done = seated_game(seed="endpoints")
+    code = call("share_code", {"game": done.to_json()})["result"]["code"]
+    got = call("replay_game", {"code": code})["result"]
+    other = call("replay_game", {"code": code, "seat": 1})["result"]
+    assert other["viewer"] == 1 and other["notice"] is None and len(other["steps"]) == len(got["steps"])
     dealt = next(i for i, step in enumerate(got["steps"]) if step["held"][1] == 6)
     assert len(got["steps"][dealt]["held"][0]) == 6
     assert len(other["steps"][dealt]["held"][1]) == 6 and other["steps"][dealt]["held"][0] == 6
