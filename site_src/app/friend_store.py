@@ -1,0 +1,143 @@
+"""The device's memory of friend games: each game's texts, secret and record, and the connection setting.
+
+Runs in MicroPython on the main thread (keep to the subset). Keys, each holding JSON:
+
+- ``cribbage.friends.v1``: ``{"v": 1, "games": {id: entry}}``, an entry being ``{"id", "seat",
+  "invite", "reply" (null until there is one), "secret", "names", "target", "muggins", "game"
+  (the engine's saved record, null until both secrets are known), "meta", "turn" (whose turn,
+  in words), "time"}``; at most MAX_GAMES, the oldest dropped first;
+- ``cribbage.friendnow.v1``: the id of the friend game at the table (a reload resumes it);
+- ``cribbage.friendnet.v1``: ``{"v": 1, "stun": bool, "host": "host:port"}``: whether the
+  player allows a STUN server for live play across networks, and which.
+
+Nothing read here is trusted: the engine checks every text and record again before it is used,
+and an unreadable value is set aside (storage.keep_aside) with a notice. No function raises.
+"""
+
+import js
+
+import storage
+
+KEY_GAMES = "cribbage.friends.v1"
+KEY_NETWORK = "cribbage.friendnet.v1"
+KEY_CURRENT = "cribbage.friendnow.v1"
+VERSION = 1
+MAX_GAMES = 20
+DEFAULT_STUN_HOST = "stun.l.google.com:19302"
+MAX_HOST = 100
+ENTRY_TEXTS = ("id", "invite", "secret")
+GAMES_RESET = "Your friend games could not be read." + storage.KEPT_ASIDE
+
+
+def _games():
+    text, data = storage.read_json(KEY_GAMES, GAMES_RESET)
+    if text is None:
+        return {}
+    games = data.get("games") if isinstance(data, dict) and data.get("v") == VERSION else None
+    if not isinstance(games, dict):
+        storage.keep_aside(KEY_GAMES, text, GAMES_RESET)
+        return {}
+    return {k: e for k, e in games.items() if is_entry(e) and e["id"] == k}
+
+
+def is_entry(entry):
+    """True for an entry of the right shape (the engine checks its contents when it is used)."""
+    if not isinstance(entry, dict) or entry.get("seat") not in (0, 1):
+        return False
+    for key in ENTRY_TEXTS:
+        if not isinstance(entry.get(key), str):
+            return False
+    return entry.get("reply") is None or isinstance(entry.get("reply"), str)
+
+
+def entries():
+    """Every friend game kept here, newest first."""
+    games = list(_games().values())
+    games.sort(key=lambda e: (-(e.get("time") or 0), e["id"]))
+    return games
+
+
+def get(game_id):
+    """The entry of one friend game, or None."""
+    return _games().get(game_id)
+
+
+def put(entry):
+    """Keep an entry (replacing the one with its id); the oldest beyond MAX_GAMES are dropped."""
+    games = _games()
+    entry = dict(entry)
+    entry["time"] = int(js.Date.now())
+    games[entry["id"]] = entry
+    if len(games) > MAX_GAMES:
+        keep = sorted(games.values(), key=lambda e: (-(e.get("time") or 0), e["id"]))[:MAX_GAMES]
+        games = {e["id"]: e for e in keep}
+    return storage.write(KEY_GAMES, storage.dumps({"v": VERSION, "games": games}))
+
+
+def save_game(game_id, game_json, meta, turn):
+    """Keep a friend game's record as it stands, with the table's meta and whose turn it is."""
+    entry = get(game_id)
+    if entry is None:
+        return False
+    entry["game"] = game_json
+    entry["meta"] = meta
+    entry["turn"] = turn
+    return put(entry)
+
+
+def remove(game_id):
+    """Forget one friend game."""
+    games = _games()
+    if game_id in games:
+        games.pop(game_id)
+        storage.write(KEY_GAMES, storage.dumps({"v": VERSION, "games": games}))
+
+
+def set_current(game_id):
+    """Say which friend game this device is playing (None: an ordinary game is at the table)."""
+    if game_id is None:
+        storage.remove(KEY_CURRENT)
+    else:
+        storage.write(KEY_CURRENT, storage.dumps(game_id))
+
+
+def current():
+    """The id of the friend game this device was playing when the page closed, or None."""
+    text, data = storage.read_json(KEY_CURRENT, "")
+    return data if isinstance(data, str) else None
+
+
+def load_network():
+    """The connection setting: ``{"stun": bool, "host": str}`` (STUN off by default)."""
+    text, data = storage.read_json(KEY_NETWORK, "")
+    setting = {"stun": False, "host": DEFAULT_STUN_HOST}
+    if isinstance(data, dict) and data.get("v") == VERSION:
+        if isinstance(data.get("stun"), bool):
+            setting["stun"] = data["stun"]
+        host = data.get("host")
+        if is_host(host):
+            setting["host"] = host
+    return setting
+
+
+def save_network(stun, host):
+    """Remember whether a STUN server is allowed, and which."""
+    storage.write(KEY_NETWORK, storage.dumps({"v": VERSION, "stun": bool(stun),
+                                             "host": host if is_host(host) else DEFAULT_STUN_HOST}))
+
+
+def is_host(host):
+    """True for a plain host:port (letters, digits, dots, dashes; a port of 1-65535)."""
+    if not isinstance(host, str) or not 3 <= len(host) <= MAX_HOST or host.count(":") != 1:
+        return False
+    name, port = host.split(":")
+    if not name or not port.isdigit() or not 0 < int(port) < 65536:
+        return False
+    return all(ch.isalpha() or ch.isdigit() or ch in ".-" for ch in name) and name[0] not in ".-"
+
+
+def ice_servers(setting):
+    """The ICE servers live play may use: none unless the player allowed a STUN server."""
+    if not setting.get("stun") or not is_host(setting.get("host")):
+        return []
+    return ["stun" + ":" + setting["host"]]
