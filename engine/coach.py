@@ -11,7 +11,7 @@ against the best one by those measures, in expected points; it is never negative
 - ``play_hint(view)``: the cards that may be laid, best first, each with its reasons in words;
 - ``prepare(view)``: the discard hint worked out ahead, so that asking for it is instant;
 - ``review_hand(state, hand_number, seat)``: the seat's discard and plays in one finished hand
-  against the best, and in muggins games the points its counts missed;
+  against the best, and in muggins games what its counts and claims missed or over-claimed;
 - ``review_game(state, seat)``: every hand reviewed, the totals lost to discards, to pegging
   and to miscounts, and the costliest decisions.
 
@@ -28,7 +28,7 @@ from engine.compat import Memo, round_to
 from engine.game import PERSON, GameState, new_game
 from engine.messages import quoted
 from engine.players import HardPlayer, owns_crib, peg_points, unseen_cards
-from engine.scoring import MAX_COUNT, score_show
+from engine.scoring import MAX_COUNT, score_play, score_show
 
 PRICER = HardPlayer("coach")
 DIGITS = 2  # decimals of the figures shown
@@ -146,7 +146,8 @@ def _decisions(state: GameState, seat: int, hand_number: "int | None" = None) ->
     pegging its own action scored for its side, ``gave`` what the next other seat's action
     scored for the other side(s) straight after, and ``dealt``/``kept`` its cards that hand."""
     replayed = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins,
-                        players=state.players, seats=list(state.seats), names=state.names)
+                        players=state.players, seats=list(state.seats), names=state.names,
+                        peg_claims=state.peg_claims)
     side = replayed.side_of(seat)
     found = []
     waiting = None  # the seat's last play, until another seat's action answers it
@@ -166,11 +167,15 @@ def _decisions(state: GameState, seat: int, hand_number: "int | None" = None) ->
                       if e["type"] == "score" and e["source"] == "pegging"]
             if mine:
                 found[-1]["made"] = sum(p for who, p in pegged if replayed.side_of(who) == side)
-                waiting = found[-1] if action["type"] == "play" else None
+                if action["type"] == "claim" and waiting is not None:
+                    waiting["made"] += found[-1]["made"]  # a claimed card scores with its claim
+                else:
+                    waiting = found[-1] if action["type"] == "play" else None
             elif waiting is not None and actor != seat:
                 if replayed.side_of(actor) != side:
-                    waiting["gave"] = sum(p for who, p in pegged if replayed.side_of(who) != side)
-                waiting = None
+                    waiting["gave"] += sum(p for who, p in pegged if replayed.side_of(who) != side)
+                if not (action["type"] == "play" and replayed.phase == "claim"):
+                    waiting = None  # the answer is complete (a claimed card once its claim is in)
     for decision in found:
         number = decision["view"]["hand_number"]
         decision["dealt"], decision["kept"] = dealt.get(number, []), kept.get(number, [])
@@ -198,10 +203,14 @@ def _review_decision(decision: dict) -> "dict | None":
         played = prices[legal.index(action["card"])]
         return dict(common, count=view["count"], card=action["card"], best=best_card,
                     loss=_round(max(0.0, best_price - played)), made=decision["made"], gave=decision["gave"])
+    if kind == "claim":
+        total = score_play([c for _, c in view["current"]]).total
+        return dict(common, count=view["count"], card=view["claiming"]["card"], claimed=action["points"],
+                    total=total, loss=float(abs(total - action["points"])))
     counting = view["counting"]
     total = score_show(counting["cards"], counting["starter"], crib=counting["show"] == "crib").total
     return dict(common, show=counting["show"], counted=sorted(counting["cards"]), claimed=action["points"],
-                total=total, loss=float(max(0, total - action["points"])))
+                total=total, loss=float(abs(total - action["points"])))
 
 
 def _person(state: GameState, seat: "int | None") -> int:
@@ -216,7 +225,8 @@ def review_hand(state: GameState, hand_number: int, seat: "int | None" = None) -
     """A finished hand reviewed for a seat: its decisions, each against the best, and the totals.
 
     ``{"hand_number", "decisions": [...], "discard", "pegging", "miscount", "total"}``: losses in
-    expected points (a miscount's loss is the points missed).
+    expected points (a miscount's loss, in a count or a claim for a card, is the points missed or
+    claimed too many).
     """
     seat = _person(state, seat)
     if hand_number == 0 and state.hand_number == 1:
@@ -232,7 +242,7 @@ def review_hand(state: GameState, hand_number: int, seat: "int | None" = None) -
 def _totals(review: dict) -> dict:
     sums = {"discard": 0.0, "play": 0.0, "count": 0.0}
     for decision in review["decisions"]:
-        sums[decision["kind"]] += decision["loss"]
+        sums["count" if decision["kind"] == "claim" else decision["kind"]] += decision["loss"]
     review.update({"discard": _round(sums["discard"]), "pegging": _round(sums["play"]),
                    "miscount": _round(sums["count"]), "total": _round(sum(sums.values()))})
     return review

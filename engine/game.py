@@ -31,6 +31,10 @@ Phases (``state.phase``)
 - ``"discard"``: every seat must throw to the crib; ``to_act`` is the lowest seat that has not.
 - ``"play"``: the pegging; ``to_act`` is the seat to lay a card. A seat that cannot lay a card
   without passing 31 says go automatically (an event); it is never asked.
+- ``"claim"``: muggins games with pegging claims only (``peg_claims``): the person (a ``"person"``
+  seat) who has just laid a card must claim the points that card makes (fifteen, thirty-one,
+  pairs, runs; the go and the last card are pegged by the game). Computers' cards are scored
+  at once, always right.
 - ``"count"``: muggins games only: ``to_act`` must claim the count of the hand (or crib) that is
   being shown. Without muggins the show is counted automatically and this phase never rests.
 - ``"over"``: ``to_act`` is None, ``winner`` is the seat that reached the target.
@@ -39,13 +43,19 @@ Actions (plain dicts; an optional ``"seat"`` key, if present, must equal ``to_ac
 -----------------------------------------------------------------------------------
 - ``{"type": "discard", "cards": [c1, c2]}``  (one card with 3 or 4 players; any order)
 - ``{"type": "play", "card": c}``
-- ``{"type": "count", "points": n}``  (muggins only; 0 <= n <= the true count)
+- ``{"type": "claim", "points": n}``  (pegging claims only; 0 <= n <= MAX_CLAIM)
+- ``{"type": "count", "points": n}``  (muggins only; 0 <= n <= MAX_CLAIM)
+
+Muggins claims (the show and, with ``peg_claims``, the play) follow one rule. A claim of exactly
+what the cards hold scores it. A claim short of it scores what was claimed, and the next seat
+clockwise pegs the points missed ("muggins"). A claim over it scores what the cards hold, and
+the next seat clockwise pegs the excess ("overclaim"): an over-claim costs the points claimed
+too many. The claimer's points go on first, so a true count that reaches the target wins.
 
 Cards are ints 0..51 (``engine.cards``). ``legal_actions()`` lists every legal action in
 canonical form (discard cards sorted). Anything else raises ``IllegalActionError`` (a
-``ValueError``) naming what is wrong, and changes nothing. A muggins claim above the true count
-is refused that way too. Note that in the count phase the legal actions run from 0 to the
-true count: a UI must not offer that list as a hint.
+``ValueError``) naming what is wrong, and changes nothing. In the count and claim phases the
+legal actions run from 0 to MAX_CLAIM whatever the cards hold, so they give nothing away.
 
 Events (plain dicts, returned by ``apply``; ``state.start_events`` holds those of the cut and
 the first deal)
@@ -60,6 +70,9 @@ the first deal)
 - ``{"type": "go", "seat", "count"}``  the seat cannot lay a card (a seat that laid the last card
   and cannot continue does not say go, it pegs it)
 - ``{"type": "reset", "next"}``  the count goes back to 0 and ``next`` leads
+- ``{"type": "claim", "seat", "card", "claimed", "total", "items"}``  pegging claims: the seat's
+  claim for the card it laid, against what the card made (``items``: ``{"reason", "points",
+  "cards"}`` as in the score events)
 - ``{"type": "count_turn", "seat", "show", "cards", "starter"}``  muggins: the seat must count
   these cards (``show`` is "hand" or "crib"; the crib becomes visible to everyone here)
 - ``{"type": "show", "seat", "show", "cards", "starter", "total", "spoken", "items", "claimed"}``
@@ -70,8 +83,10 @@ the first deal)
   ``total`` is the scorer's (partnership's) score after it. Reasons: his_heels; in the play
   fifteen, thirty_one, pair, pair_royal, double_pair_royal, run, go, last_card; in the show one
   event per item: fifteen, pair, run, flush, nobs; muggins games add "count" (an undercount:
-  the points the seat claimed, as one event) and "muggins" (the points it missed, given to the
-  next seat clockwise). ``source`` is one of ``SOURCES``: pegging, hand, crib, heels, muggins.
+  the points the seat claimed, as one event; in the play too with pegging claims), "muggins"
+  (the points it missed, given to the next seat clockwise) and "overclaim" (the points claimed
+  over what the cards hold, given to the next seat clockwise). ``source`` is one of ``SOURCES``:
+  pegging, hand, crib, heels, muggins (both "muggins" and "overclaim").
 - ``{"type": "hand_end", "hand_number", "dealer", "seed", "commitment", "points"}``  the seed is
   revealed; ``points`` are this hand's points by seat. Also sent when the game ends mid-hand.
 - ``{"type": "game_over", "winner", "winners", "scores", "skunk", "skunks", "target"}``  skunk is
@@ -92,14 +107,16 @@ or None, "played": own cards laid, "hand_sizes", "discarded": [bool] by seat, "c
 once shown, or while a muggins count of it is due), "starter": card or None, "laid": [[seat, card]] this hand in order, "count",
 "current": [[seat, card]] since the count last reset, "go": seats that said go in this count,
 "shown": [show records as in the show event] of this hand, "counting": the count_turn record or
-None, "legal_actions" (empty unless it is this seat's turn), "commitment" (always),
+None, "claiming": {"seat", "card"} while a pegging claim is due, else None, "peg_claims",
+"legal_actions" (empty unless it is this seat's turn), "commitment" (always),
 "seed" (None until the hand is over), "last_hand": {"hand_number", "dealer", "seed",
 "commitment", "points"} or None, "is_over", "winner", "winners", "skunk", "revealed": None, or
 once the game is over {"hands", "crib_dealt", "starter"} as dealt, with where the cards ended:
 "held" (by seat, the cards not laid when the game ended), "discards" (by seat) and "crib"}``.
 
 A move on the board is one scoring: a card's points in the play (fifteen and a pair together),
-one hand or crib counted, a go, last card, his heels, a muggins claim. Its points go on at once,
+one hand or crib counted, a go, last card, his heels, a muggins claim (the claimer's points and
+the others' muggins are separate moves). Its points go on at once,
 so the back peg stays where the move began.
 
 Fair deals and seeds
@@ -135,8 +152,8 @@ from engine.scoring import GO, HIS_HEELS, LAST_CARD, MAX_COUNT, score_play, scor
 
 TARGETS = (121, 61)
 PLAYER_COUNTS = (2, 3, 4)
-PHASES = ("discard", "play", "count", "over")
-ACTION_TYPES = ("discard", "play", "count")
+PHASES = ("discard", "play", "claim", "count", "over")
+ACTION_TYPES = ("discard", "play", "claim", "count")
 SOURCES = ("pegging", "hand", "crib", "heels", "muggins")
 SKUNK_KINDS = ("none", "skunk", "double_skunk")
 SKUNK_LINES = {121: (91, 61), 61: (31, None)}  # below the first: skunk; below the second: double
@@ -144,11 +161,11 @@ DISCARDS_EACH = {2: 2, 3: 1, 4: 1}
 CARDS_EACH = {2: 6, 3: 5, 4: 5}
 MAX_SEED_TEXT = 200
 PERSON = "person"  # a seat played by a person (the others are computers, by level)
-MAX_CLAIM = 29  # a muggins claim is a whole number of points from 0 to the highest count
+MAX_CLAIM = 29  # a muggins claim (show or play): a whole number of points from 0 to the highest count
 MAX_HANDS = 400  # far more than any game can take (every hand scores at least the last card)
 MAX_POINTS = 10_000
 
-_ACTION_FIELD = {"discard": "cards", "play": "card", "count": "points"}
+_ACTION_FIELD = {"discard": "cards", "play": "card", "claim": "points", "count": "points"}
 _PEGGING, _HAND, _CRIB, _HEELS, _MUGGINS = range(5)
 
 
@@ -211,13 +228,14 @@ def _normalise_base_seed(seed: object) -> str | None:
 
 def new_game(seed: "str | int | None" = None, target: int = 121, muggins: bool = False,
              players: int = 2, seats: "list[str] | None" = None,
-             names: "list[str] | None" = None) -> "GameState":
+             names: "list[str] | None" = None, peg_claims: "bool | None" = None) -> "GameState":
     """Start a game: cut for first deal, then deal the first hand.
 
     ``seed`` makes a practice game whose deals anyone can repeat; without it the game draws a
     fresh secret seed (``fairdeal.new_seed``) that fixes its deals. ``seats`` says who sits
     where: ``"person"`` or a computer's level by seat (default: people everywhere); ``names``
-    are the people's names (two people sharing a device), kept with the game.
+    are the people's names (two people sharing a device), kept with the game. ``peg_claims``:
+    people claim their own points in the play (muggins games only; default: with muggins).
 
     >>> g = new_game(seed=1, target=61)
     >>> g.target, g.phase, g.hand_number, g.scores, g.practice
@@ -229,6 +247,10 @@ def new_game(seed: "str | int | None" = None, target: int = 121, muggins: bool =
         raise ValueError(f"target must be 121 or 61, got {quoted(target)}")
     if not isinstance(muggins, bool):
         raise ValueError(f"muggins must be True or False, got {quoted(muggins)}")
+    if peg_claims is None:
+        peg_claims = muggins
+    if not isinstance(peg_claims, bool) or (peg_claims and not muggins):
+        raise ValueError(f"pegging claims are on or off, and on only with muggins, got {quoted(peg_claims)}")
     if seats is None:
         seats = [PERSON] * players
     if not (isinstance(seats, list) and len(seats) == players and all(isinstance(k, str) for k in seats)):
@@ -239,6 +261,7 @@ def new_game(seed: "str | int | None" = None, target: int = 121, muggins: bool =
     practice = seed is not None
     base = _normalise_base_seed(seed) if practice else fairdeal.new_seed()
     state = GameState(players, target, muggins, base, practice, list(seats), names)
+    state.peg_claims = peg_claims
     cut_seed = derive_seed(base, "cut")
     result = _cut(cut_seed, players)
     state.cut = {"seed": cut_seed, "cuts": [[int(s), int(c)] for s, c in result.cuts],
@@ -259,6 +282,7 @@ class GameState:
         self.players = players
         self.target = target
         self.muggins = muggins
+        self.peg_claims = False  # people claim their own points in the play (muggins games)
         self.base_seed = base_seed  # every deal follows from it (derive_seed)
         self.practice = practice  # the seed was given (a practice game), not drawn in secret
         self.hinted = False  # a person asked the coach for a hint (engine/coach.py) in this game
@@ -375,7 +399,7 @@ class GameState:
             count = self.count()
             return [{"type": "play", "card": c} for c in sorted(self.held[seat])
                     if count + VALUE_OF[c] <= MAX_COUNT]
-        return [{"type": "count", "points": n} for n in range(MAX_CLAIM + 1)]
+        return [{"type": self.phase, "points": n} for n in range(MAX_CLAIM + 1)]
 
     def _check(self, action: object) -> dict:
         """Return the canonical form of a legal action or raise IllegalActionError saying why."""
@@ -386,7 +410,7 @@ class GameState:
                 f"an action is a dict such as {{'type': 'play', 'card': 4}}, got {quoted(action)}")
         kind = action.get("type")
         if kind not in ACTION_TYPES:
-            raise IllegalActionError(f"unknown action type {quoted(kind)} (expected discard, play or count)")
+            raise IllegalActionError(f"unknown action type {quoted(kind)} (expected discard, play, claim or count)")
         expected = self.phase  # each phase but "over" is named after the action it takes
         seat = self.to_act
         assert seat is not None
@@ -430,9 +454,9 @@ class GameState:
                     f"{count + VALUE_OF[value]}, past {MAX_COUNT}")
             return {"type": "play", "card": value}
         if not _is_int(value) or not 0 <= value <= MAX_CLAIM:
-            raise IllegalActionError(f"a count is a whole number of points from 0 to {MAX_CLAIM}, "
+            raise IllegalActionError(f"a {kind} is a whole number of points from 0 to {MAX_CLAIM}, "
                                      f"got {quoted(value)}")
-        return {"type": "count", "points": value}
+        return {"type": kind, "points": value}
 
     # ----------------------------------------------------------------------------------------
     # Applying actions
@@ -449,6 +473,8 @@ class GameState:
             self._do_discard(seat, canonical["cards"], events)
         elif kind == "play":
             self._do_play(seat, canonical["card"], events)
+        elif kind == "claim":
+            self._do_claim(seat, canonical["points"], events)
         else:
             self._do_count(seat, canonical["points"], events)
         return events
@@ -548,11 +574,42 @@ class GameState:
         current = [c for _, c in self.laid[self.count_start:]]
         result = score_play(current)
         events.append({"type": "play", "seat": seat, "card": card, "count": result.count})
+        if self.peg_claims and self.seats[seat] == PERSON:
+            self.phase = "claim"  # the person says what the card made (self.to_act stays)
+            return
         for k, item in enumerate(result.items):
             self._add(seat, item.points, item.kind, item.cards, _PEGGING, events, joined=k > 0)
         if self._won(seat, events):
             return
         self._advance_play((seat + 1) % self.players, events)
+
+    def _do_claim(self, seat: int, points: int, events: list[dict]) -> None:
+        card = self.laid[-1][1]
+        result = score_play([c for _, c in self.laid[self.count_start:]])
+        events.append({"type": "claim", "seat": seat, "card": card, "claimed": points, "total": result.total,
+                       "items": [{"reason": i.kind, "points": i.points, "cards": list(i.cards)}
+                                 for i in result.items]})
+        self.phase = "play"
+        if self._settle(seat, points, result.items, result.total, _PEGGING, [card], events):
+            return
+        self._advance_play((seat + 1) % self.players, events)
+
+    def _settle(self, seat: int, claimed: int, items, total: int, source: int, cards: list[int],
+                events: list[dict], show: str | None = None) -> bool:
+        """Score a muggins claim (see the module doc); True if it ended the game."""
+        if claimed >= total:
+            for k, item in enumerate(items):
+                self._add(seat, item.points, item.kind, item.cards, source, events, show=show, joined=k > 0)
+        else:
+            self._add(seat, claimed, "count", cards, source, events, show=show)
+        if self._won(seat, events):
+            return True
+        if claimed == total:
+            return False
+        other = (seat + 1) % self.players
+        reason = "muggins" if claimed < total else "overclaim"
+        self._add(other, abs(total - claimed), reason, cards, _MUGGINS, events, show=show)
+        return self._won(other, events)
 
     def _advance_play(self, turn: int, events: list[dict]) -> None:
         """Find the next seat able to lay a card, declaring goes, go points, resets and the end."""
@@ -635,21 +692,10 @@ class GameState:
         events.append(self._show_event(self.show_step, result, points))
         source = _CRIB if what == "crib" else _HAND
         cards = list(result.hand) + [result.starter]
-        if points >= result.total:  # the true count, or more: only what the cards are worth scores
-            for k, item in enumerate(result.items):
-                self._add(seat, item.points, item.kind, item.cards, source, events, show=what, joined=k > 0)
-        else:
-            self._add(seat, points, "count", cards, source, events, show=what)
         self.claims.append(points)
         self.show_step += 1
-        if self._won(seat, events):
+        if self._settle(seat, points, result.items, result.total, source, cards, events, show=what):
             return
-        missed = result.total - points
-        if missed > 0:
-            claimant = (seat + 1) % self.players
-            self._add(claimant, missed, "muggins", cards, _MUGGINS, events, show=what)
-            if self._won(claimant, events):
-                return
         self._start_show(events)
 
     def _hand_end_event(self) -> dict:
@@ -690,6 +736,9 @@ class GameState:
             c_seat, what = order[self.show_step]
             counting = {"seat": c_seat, "show": what, "cards": self._show_cards(c_seat, what),
                         "starter": self.starter}
+        claiming = None
+        if self.phase == "claim":
+            claiming = {"seat": self.to_act, "card": self.laid[-1][1]}
         crib_seen = (any(r["show"] == "crib" for r in shown)
                      or (counting is not None and counting["show"] == "crib"))
         current = [list(p) for p in self.laid[self.count_start:]]
@@ -709,6 +758,7 @@ class GameState:
                         "crib": list(self.crib)}
         return {
             "seat": seat, "players": n, "target": self.target, "muggins": self.muggins,
+            "peg_claims": self.peg_claims,
             "hand_number": self.hand_number, "phase": self.phase, "to_act": self.to_act,
             "dealer": self.dealer, "pone": self.pone, "scores": self.scores, "backs": list(self.backs),
             "tally": [dict(zip(SOURCES, t)) for t in self.tally],
@@ -723,7 +773,7 @@ class GameState:
             "starter": self.starter,
             "laid": [list(p) for p in self.laid], "count": self.count(), "current": current,
             "go": list(self.gone),
-            "shown": shown, "counting": counting,
+            "shown": shown, "counting": counting, "claiming": claiming,
             "legal_actions": self.legal_actions() if seat == self.to_act else [],
             "commitment": self.commitment, "seed": self.seed if over else None,
             "last_hand": last_hand,

@@ -6,13 +6,13 @@ action and answer with a ``reply``::
 
     {"game": <to_json text>, "view": <view(0), count hints removed>, "events": [events_for(0),
      each with "say": the words to announce], "to_act": 0 | 1 | None, "awaiting": "discard" |
-     "play" | "count" | "computer" | "over", "cards": {"<int>": card display data for every
+     "play" | "claim" | "count" | "computer" | "over", "cards": {"<int>": card display data for every
      card the reply mentions}, "practice": bool, "practice_seed": str | None, "outcome": the
      result in words once the game is over, "result": its parts for a banner (see ``result``)}
 
-The view never holds a card seat 0 may not see. In the muggins count phase the engine's legal
-actions (0 up to the true count) are dropped from the view so the page cannot give the count
-away; ``awaiting`` says a count is due. Narration follows how players speak at the table:
+The view never holds a card seat 0 may not see. In the muggins count and claim phases the
+engine's legal actions (every claim from 0 to 29) are dropped from the view, and ``awaiting``
+says a count (of a hand or crib) or a claim (for the card just laid) is due. Narration follows how players speak at the table:
 "fifteen for two", "a pair royal for six", "one for the go", "one for last".
 
 >>> reply = start({"difficulty": "easy", "target": 61, "muggins": False, "seed": "doc"})
@@ -42,12 +42,12 @@ SAVED_GAME_UNREADABLE = "Your saved game could not be resumed."
 
 def page_view(state: GameState, seat: int = HUMAN, view: dict | None = None) -> dict:
     """A seat's view for the page (or ``view``, taken earlier): cards in display order, shows
-    with labels, no list of counts in the muggins count (the person types the count)."""
+    with labels, no list of counts in a muggins claim (the person types the points)."""
     view = state.view(seat) if view is None else view
     view["hand"] = sorted(view["hand"], key=display_order)
     if view["revealed"]:
         view["revealed"]["held"] = [sorted(h, key=display_order) for h in view["revealed"]["held"]]
-    if view["phase"] == "count":
+    if view["phase"] in ("count", "claim"):
         view["legal_actions"] = []
     for shown in view["shown"]:
         dress_show(shown)
@@ -55,7 +55,8 @@ def page_view(state: GameState, seat: int = HUMAN, view: dict | None = None) -> 
 
 
 def awaiting(state: GameState, seating: Seating = DEFAULT_SEATING) -> str:
-    """What the game waits for: "discard", "play" or "count" from a person, "computer", "over"."""
+    """What the game waits for: "discard", "play", "claim" or "count" from a person, "computer",
+    "over"."""
     if state.is_over:
         return "over"
     if state.seats[state.to_act] != PERSON:
@@ -244,7 +245,7 @@ def said(state: GameState, seating: Seating = DEFAULT_SEATING, seat: int = HUMAN
     True
     """
     game = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins, players=state.players,
-                    seats=list(state.seats), names=state.names)
+                    seats=list(state.seats), names=state.names, peg_claims=state.peg_claims)
     events = list(game.start_events)
     for actions in [hand["actions"] for hand in state.history] + [state.actions]:
         for action in actions:

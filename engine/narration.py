@@ -314,6 +314,14 @@ def narrate(events: list[dict], seating: Seating = DEFAULT_SEATING) -> list[dict
                    else f"{_cap(st.subject(e['seat']))} cannot lay a card: go.")
         elif kind == "reset":
             say = "The count starts again from zero; " + st.clause(e["next"], "lead") + "."
+        elif kind == "claim":
+            say = _claim_words(e, st)
+            if e["claimed"] >= e["total"]:
+                j = i + 1
+                while j < len(events) and events[j]["type"] == "score" and events[j]["source"] == "pegging" \
+                        and events[j]["reason"] not in ("go", "last_card", "count"):
+                    events[j]["said"] = True
+                    j += 1
         elif kind == "count_turn":
             what = e["show"]
             say = (f"Count {_whose(e['seat'], what, st)}." if st.is_you(e["seat"])
@@ -322,7 +330,7 @@ def narrate(events: list[dict], seating: Seating = DEFAULT_SEATING) -> list[dict
             dress_show(e)
             for j in range(i + 1, len(events)):
                 if events[j]["type"] != "score" or events[j].get("show") != e["show"] \
-                        or events[j]["reason"] == "muggins":
+                        or events[j]["reason"] in ("muggins", "overclaim"):
                     break
                 events[j]["said"] = True
             head = _cap(_whose(e["seat"], e["show"], st))
@@ -331,8 +339,7 @@ def narrate(events: list[dict], seating: Seating = DEFAULT_SEATING) -> list[dict
                        f"{number_name(e['total'])}: {e['spoken']}.")
             elif e["claimed"] is not None and e["claimed"] > e["total"]:
                 say = (f"{head}: {st.subject(e['seat'])} claimed {number_name(e['claimed'])}, but it holds only "
-                       f"{number_name(e['total'])}, so {number_name(e['total'])} "
-                       f"{'is' if e['total'] == 1 else 'are'} scored: {e['spoken']}.")
+                       f"{number_name(e['total'])}: {e['spoken']}.")
             else:
                 say = f"{head}: {e['spoken']}." if e["items"] else f"{head}: nineteen, no points."
         elif kind == "score":
@@ -359,9 +366,33 @@ def _score_words(e: dict, seating: Seating = DEFAULT_SEATING) -> str:
     if reason == "muggins":
         missed = st.subject((seat - 1) % st.players)  # the seat before claims what it missed
         return f"Muggins! {st.says(seat, 'take')} the {_points(points)} {missed} missed."
+    if reason == "overclaim":
+        over = st.subject((seat - 1) % st.players)  # the seat before claimed too many
+        return f"Muggins! {st.says(seat, 'peg')} the {_points(points)} {over} claimed too many."
     if reason == "count":
         return f"{st.says(seat, 'peg')} {number_name(points)}."
     return f"{who}: {reason.replace('_', ' ')} for {number_name(points)}."
+
+
+def _claim_words(e: dict, seating: Seating = DEFAULT_SEATING) -> str:
+    """A claim for a card in the play: "You claim two: fifteen for two." or what it made instead.
+
+    >>> _claim_words({"seat": 0, "card": 4, "claimed": 3, "total": 2,
+    ...               "items": [{"reason": "fifteen", "points": 2, "cards": [4]}]})
+    'You claim three, but the five of clubs made only two: fifteen for two.'
+    """
+    st = seating
+    claimed, total = e["claimed"], e["total"]
+    made = play_words(e["items"]) if e["items"] else "no points"
+    card = CARD_SPOKEN[e["card"]]
+    if claimed == total:
+        return (f"{st.says(e['seat'], 'claim')} {number_name(total)}: {made}." if total
+                else f"{st.says(e['seat'], 'claim')} no points for the {card}.")
+    if not total:
+        return f"{st.says(e['seat'], 'claim')} {number_name(claimed)}, but the {card} made no points."
+    short = "only " if claimed > total else ""
+    said = number_name(claimed) if claimed else "no points"
+    return f"{st.says(e['seat'], 'claim')} {said}, but the {card} made {short}{number_name(total)}: {made}."
 
 
 def _losers(winners: list[int], players: int) -> list[int]:

@@ -16,7 +16,8 @@ The players:
 - ``easy``: a beginner. Half the time it throws any two cards; otherwise it keeps the four
   that look best as dealt (fifteens, pairs, runs and a flush among those four alone), never
   thinking of the starter or the crib. In the play it lays the first card that fits, unless
-  a card scores at once. Counts its own hand correctly under muggins.
+  a card scores at once. Counts its own hand, and claims its own cards' points in the play,
+  correctly under muggins (every player here does).
 - ``hard``: discards by ``analysis.discard_options`` (the dealer maximises the expected hand
   plus the crib, the pone the hand minus the crib, exactly over the 46 possible starters);
   near the end of the game the pone keeps the hand most likely to count out. In the play it
@@ -53,6 +54,7 @@ from engine.scoring import (
     MAX_COUNT,
     PAIR,
     THIRTY_ONE,
+    score_play,
     score_show,
     show_total,
 )
@@ -94,6 +96,8 @@ class Player:
             action = self.choose_play(view, legal_actions)
         elif kind == "count":
             action = choose_count(view, legal_actions)
+        elif kind == "claim":
+            action = choose_claim(view, legal_actions)
         else:
             raise ValueError(f"unknown action type {kind!r}")
         return action
@@ -168,6 +172,17 @@ def choose_count(view: dict, legal_actions: "Sequence[dict]") -> dict:
     if not counting:
         raise ValueError("the view has no hand or crib being counted")
     total = score_show(counting["cards"], counting["starter"], crib=counting["show"] == "crib").total
+    for action in legal_actions:
+        if action.get("points") == total:
+            return action
+    return max(legal_actions, key=lambda a: a["points"])
+
+
+def choose_claim(view: dict, legal_actions: "Sequence[dict]") -> dict:
+    """Claim the true points of the card just laid (muggins with pegging claims), from the view."""
+    if not view.get("claiming") or not view.get("current"):
+        raise ValueError("the view has no card whose points are to be claimed")
+    total = score_play([c for _, c in view["current"]]).total
     for action in legal_actions:
         if action.get("points") == total:
             return action

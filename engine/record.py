@@ -7,7 +7,9 @@ A saved game holds nothing that can be worked out from the rest. Its record is::
      "hands": [{"commitment": "<SHA-256 of the hand's seed>", "actions": [...]}, ...],
      "check": "<16 hex digits>"}
 
-and ``"hinted": true`` in a game where a person asked for a hint (the statistics mark it).
+and ``"hinted": true`` in a game where a person asked for a hint (the statistics mark it), and
+``"peg_claims": true`` in a muggins game where people claim their own points in the play (muggins
+games saved before pegging claims lack it, and load with the play scored for everyone).
 
 Every deal follows from the game's seed (``game.derive_seed``); each hand keeps the commitment
 that was shown before its first card, and the actions taken in it (``GameState.apply``'s
@@ -50,7 +52,7 @@ MAX_NAME = 40  # characters of a person's name kept with the game
 LEVEL_CHARS = "abcdefghijklmnopqrstuvwxyz"
 RECORD_KEYS = ("format", "version", "players", "target", "muggins", "practice", "seed", "seats", "names",
                "hands", "check")
-OPTIONAL_KEYS = ("hinted",)  # written only when true, so older records keep their check
+OPTIONAL_KEYS = ("hinted", "peg_claims")  # written only when true, so older records keep their check
 HAND_KEYS = ("commitment", "actions")
 
 
@@ -65,6 +67,8 @@ def to_record(state: GameState) -> dict:
               "names": None if state.names is None else list(state.names), "hands": hands}
     if state.hinted:
         record["hinted"] = True
+    if state.peg_claims:
+        record["peg_claims"] = True
     record["check"] = record_check(record)
     return record
 
@@ -74,8 +78,8 @@ def _action_text(action: dict) -> str:
     kind = action["type"]
     if kind == "play":
         return '{"card":%d,"type":"play"}' % action["card"]
-    if kind == "count":
-        return '{"points":%d,"type":"count"}' % action["points"]
+    if kind in ("count", "claim"):
+        return '{"points":%d,"type":"%s"}' % (action["points"], kind)
     return '{"cards":[%s],"type":"discard"}' % ",".join(str(c) for c in action["cards"])
 
 
@@ -158,6 +162,8 @@ def check_record(data: object) -> dict:
     _need(isinstance(data["muggins"], bool), "muggins must be true or false")
     _need(isinstance(data["practice"], bool), "practice must be true or false")
     _need(data.get("hinted", True) is True, "hinted, when present, must be true")
+    _need(data.get("peg_claims", True) is True and ("peg_claims" not in data or data["muggins"] is True),
+          "peg_claims, when present, must be true, in a muggins game")
     seed = data["seed"]
     _need(isinstance(seed, str) and 0 < len(seed) <= MAX_SEED_TEXT, "the game's seed must be a short text")
     _need(data["practice"] or fairdeal.is_normal_seed(seed), "a game's own seed is 32 lowercase hex digits")
@@ -182,7 +188,7 @@ def check_record(data: object) -> dict:
         actions = hand["actions"]
         _need(isinstance(actions, list) and len(actions) <= MAX_ACTIONS, f"{where}'s actions must be a list")
         for action in actions:
-            _need(isinstance(action, dict) and action.get("type") in ("discard", "play", "count"),
+            _need(isinstance(action, dict) and action.get("type") in ("discard", "play", "claim", "count"),
                   f"{where} holds an action that is not one: {quoted(action)}")
     check = data["check"]
     _need(isinstance(check, str) and len(check) == CHECK_DIGITS, f"check must be {CHECK_DIGITS} hex digits")
@@ -207,7 +213,8 @@ def replay(data: object, tail: bool = False) -> tuple:
     names = None if record["names"] is None else [visible_text(name) for name in record["names"]]
     _need(names is None or all(names), "a name is blank once its invisible characters are left out")
     state = new_game(seed=record["seed"], target=record["target"], muggins=record["muggins"],
-                     players=record["players"], seats=list(record["seats"]), names=names)
+                     players=record["players"], seats=list(record["seats"]), names=names,
+                     peg_claims="peg_claims" in record)
     state.practice = record["practice"]
     state.hinted = "hinted" in record
     events = list(state.start_events) if tail else []

@@ -131,7 +131,8 @@ def replay_steps(state: GameState, viewer: "int | None" = None) -> list[dict]:
                          f"not from seat {viewer + 1}, the {state.seats[viewer]} computer's")
     seating = Seating.of(state)
     replayed = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins,
-                        players=state.players, seats=list(state.seats), names=state.names)
+                        players=state.players, seats=list(state.seats), names=state.names,
+                        peg_claims=state.peg_claims)
     table = _Table(state, viewer)
     steps = []
 

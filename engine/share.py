@@ -8,7 +8,8 @@ the computers again, so a code gives back the very same game or is refused::
 
     c1.<base64url of the bytes below>
 
-    version 1 | flags: players - 2 (2 bits), target 61 (1), muggins (1), practice (1), hinted (1)
+    version 1 | flags: players - 2 (2 bits), target 61 (1), muggins (1), practice (1), hinted (1),
+                pegging claims (1; codes made before them have 0 and replay without)
     one byte per seat: 0 a person, else 1 + the computer's level in players.PLAYER_NAMES
     the seed: 16 bytes, or for a practice game its text's UTF-8 length (1 byte) and bytes
     the people's names, if any: for each seat its UTF-8 length (1 byte) and bytes; else 0
@@ -60,7 +61,8 @@ def _decisions(state: GameState) -> tuple:
     """The people's decisions of a game, each as its place among the legal actions then, and how
     many computer moves came after the last of them."""
     replayed = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins,
-                        players=state.players, seats=list(state.seats), names=state.names)
+                        players=state.players, seats=list(state.seats), names=state.names,
+                        peg_claims=state.peg_claims)
     picks = []
     after = 0
     for actions in [h["actions"] for h in state.history] + [state.actions]:
@@ -84,7 +86,7 @@ def _text_bytes(text: str) -> bytes:
 def encode(state: GameState) -> str:
     """The game as a code (see the module's docstring)."""
     flags = (state.players - 2) | ((1 if state.target == 61 else 0) << 2) | (int(state.muggins) << 3) \
-        | (int(state.practice) << 4) | (int(state.hinted) << 5)
+        | (int(state.practice) << 4) | (int(state.hinted) << 5) | (int(state.peg_claims) << 6)
     out = [bytes([CODE_VERSION, flags])]
     out.append(bytes([0 if kind == PERSON else 1 + PLAYER_NAMES.index(kind) for kind in state.seats]))
     if state.practice:
@@ -154,7 +156,7 @@ def _read_seats(code: object) -> tuple:
         raise _fail(f"it is of version {body[0]}; this engine reads version {CODE_VERSION}")
     flags = body[1]
     players = 2 + (flags & 3)
-    if players > 4 or flags >> 6:
+    if players > 4 or flags >> 7 or (flags & 64 and not flags & 8):
         raise _fail("its rules are not a game's")
     at = 2 + players
     if at > len(body):
@@ -190,7 +192,8 @@ def decode(code: object) -> GameState:
                 raise _fail("a name is empty or too long")
             names.append(name)
     try:
-        state = new_game(seed=seed, target=target, muggins=muggins, players=players, seats=seats, names=names)
+        state = new_game(seed=seed, target=target, muggins=muggins, players=players, seats=seats, names=names,
+                         peg_claims=bool(flags & 64))
     except ValueError as error:
         raise _fail(str(error)) from None
     state.practice = practice

@@ -69,7 +69,7 @@ def draw_review(review):
     total = review["total"]
     if total > 0:
         parts = [decimal(review["discard"]) + " in the discard", decimal(review["pegging"]) + " in the play"]
-        if any(d["kind"] == "count" for d in decisions):
+        if any(d["kind"] in ("count", "claim") for d in decisions):
             parts.append(decimal(review["miscount"]) + " in your counts")
         summary = ("Against the best choices this hand cost you " + points(total) + ": "
                    + ", ".join(parts) + ".")
@@ -85,6 +85,8 @@ def draw_review(review):
     for decision in decisions:
         if decision["kind"] == "count":
             count_line(body, decision)
+        elif decision["kind"] == "claim" and decision["loss"] > 0:
+            claim_line(body, decision)
 
 
 def discard_lines(body, decision):
@@ -135,11 +137,18 @@ def count_line(body, decision):
     what = "your crib" if decision["show"] == "crib" else "your hand"
     if decision["loss"] > 0:
         words = (cap(what) + ": you claimed " + str(decision["claimed"]) + ", the cards held "
-                 + str(decision["total"]) + ", so " + str(int(decision["loss"])) + " went missing. ")
+                 + str(decision["total"]) + ", so " + str(int(decision["loss"]))
+                 + (" went missing. " if decision["claimed"] < decision["total"] else " went to muggins. "))
     else:
         words = cap(what) + ": you counted all " + str(decision["total"]) + ". "
     line = text_line(body, "coach-count", words)
     line.append(calculator_link(decision))
+
+
+def claim_line(body, decision):
+    """A muggins claim in the play that missed: the card, what was claimed, what it made."""
+    text_line(body, "coach-claim", "At " + str(decision["count"]) + " you laid ", [decision["card"]],
+              " and claimed " + str(decision["claimed"]) + "; it made " + str(decision["total"]) + ". ")
 
 
 def calculator_link(decision):
@@ -208,7 +217,9 @@ def draw_summary(review):
     for decision in worst:
         item = make("li")
         item.setAttribute("data-kind", decision["kind"])
-        item.append(decision_line(decision), calculator_link(decision))
+        item.append(decision_line(decision))
+        if decision["kind"] != "claim":  # a card's points in the play: nothing to open in the calculator
+            item.append(calculator_link(decision))
         listing.append(item)
     body.append(listing)
 
@@ -223,6 +234,9 @@ def decision_line(decision):
     elif kind == "play":
         parts += ["at " + str(decision["count"]) + " you laid ", [decision["card"]], ", best was ",
                   [decision["best"]]]
+    elif kind == "claim":
+        parts += ["you claimed " + str(decision["claimed"]) + " for ", [decision["card"]], " of "
+                  + str(decision["total"])]
     else:
         parts += ["you claimed " + str(decision["claimed"]) + " for your " + decision["show"] + " of "
                   + str(decision["total"])]

@@ -102,29 +102,39 @@ async def send(action):
 
 
 def on_count(event):
-    """Muggins: claim the count typed in."""
-    if S["waiting"] != "count":
+    """Muggins: claim the count typed in (a hand or crib), or the points of the card just laid."""
+    if S["waiting"] not in ("count", "claim"):
         return None
     text = str(q("count-input").value).strip()
     message = q("count-message")
     if not text or not text.isdigit() or int(text) > 29:
-        message.textContent = "Enter your count as a whole number from 0 to 29."
+        what = "your count" if S["waiting"] == "count" else "the card's points"
+        message.textContent = "Enter " + what + " as a whole number from 0 to 29."
         return None
-    return flow(lambda: claim(int(text)))
+    kind = S["waiting"]
+    return flow(lambda: claim(int(text), kind))
 
 
-async def claim(points):
-    """Send a muggins claim. A claim is final: the engine scores what the cards are worth at
-    most, and the others take what was missed; the show then says which it was."""
+def on_no_points(event):
+    """Muggins in the play: claim nothing for the card just laid."""
+    if S["waiting"] != "claim":
+        return None
+    return flow(lambda: claim(0, "claim"))
+
+
+async def claim(points, kind):
+    """Send a muggins claim (a count, or a card's points in the play). A claim is final: the
+    engine scores what the cards are worth, and the next seat takes what was missed, or the
+    points claimed too many; the table then says which it was. ``kind``: "count" or "claim"."""
     try:
-        request = {"game": S["game"], "action": {"type": "count", "points": points}}
+        request = {"game": S["game"], "action": {"type": kind, "points": points}}
         request.update(seating_request())
         reply = await bridge.call("act", request)
     except bridge.EngineError as error:
         if error.kind != "bad_input":
             raise
         q("count-message").textContent = cap(error.message)
-        set_waiting("count")
+        set_waiting(kind)
         return False
     q("count-message").textContent = ""
     q("count-input").value = ""
@@ -289,6 +299,7 @@ def setup():
     bridge.on("#next-button", "click", on_continue)
     bridge.on("#retry-button", "click", on_continue)
     bridge.on("#count-form", "submit", on_count, prevent_default=True)
+    bridge.on("#claim-none", "click", on_no_points)
     bridge.on("#setup", "submit", on_setup_submit, prevent_default=True)
     bridge.on("#again-button", "click", on_again)
     bridge.on("#change-button", "click", on_change)

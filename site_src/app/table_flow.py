@@ -114,6 +114,9 @@ async def show_event(event):
             model["scores"][seat] = event["total"]
         moved = True
         wait = 1
+    elif kind == "claim":
+        moved = take_said_scores(model)  # a claim that was right, or too high, pegs what the card made
+        wait = 1
     elif kind == "count_turn":
         model["counting"] = event
         wait = 0.3
@@ -176,7 +179,7 @@ def hide_if_passing():
         return
     awaiting = S["awaiting"]
     to_act = S["view"]["to_act"] if S["view"] is not None else None
-    if awaiting in ("discard", "play", "count") and to_act != S["me"]:
+    if awaiting in ("discard", "play", "claim", "count") and to_act != S["me"]:
         S["hidden"] = True
     if S["hidden"]:
         S["model"]["hand"] = []

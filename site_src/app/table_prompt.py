@@ -8,7 +8,7 @@ region, game log, callout). Reads the display model; calls no engine.
 from pyscript import document
 
 import coach_view
-from table_state import (HUMAN, LIVE_KEEP, LOG_KEEP, S, discard_need, display_phase, is_multi, make,
+from table_state import (HUMAN, LIVE_KEEP, LOG_KEEP, S, discard_need, display_phase, info, is_multi, make,
                          others_left, q, shown, whose)
 from table_view import render_hand
 import table_fit
@@ -41,6 +41,11 @@ def prompt_text(waiting, model):
         counting = model["counting"] or {}
         what = "your crib" if counting.get("show") == "crib" else "your hand"
         return "Count " + what + " with the starter."
+    if waiting == "claim":
+        card = model["laid"][-1][1] if model["laid"] else None
+        what = "the " + info(card)["spoken"] if card is not None else "your card"
+        return ("Muggins: what did " + what + " make at " + str(model["count"]) + "? Claim its fifteen, "
+                "thirty-one, pairs and runs; the go and last card are pegged for you.")
     if waiting == "next":
         return "The hand is over."
     if waiting == "retry":
@@ -65,7 +70,10 @@ def set_waiting(waiting):
     shown("go-button", waiting == "go")
     shown("next-button", waiting == "next")
     shown("retry-button", waiting == "retry")
-    shown("count-form", waiting == "count")
+    shown("count-form", waiting in ("count", "claim"))
+    shown("claim-none", waiting == "claim")
+    if waiting in ("count", "claim"):
+        q("count-label").textContent = "Your count" if waiting == "count" else "Points for your card"
     shown("game-over", waiting == "over")
     shown("pass-screen", waiting == "pass")
     if waiting == "discard" and model is not None:
@@ -117,7 +125,7 @@ def focus_primary():
         target = q("my-hand").querySelector(selector)
     elif waiting == "go":
         target = q("go-button")
-    elif waiting == "count":
+    elif waiting in ("count", "claim"):
         target = q("count-input")
     elif waiting == "next":
         target = q("next-button")

@@ -378,7 +378,8 @@ def show_block(index, record):
         if claimed < record["total"]:
             said = "; muggins took the other " + str(record["total"] - claimed) + "."
         else:
-            said = ", but the cards hold only " + str(record["total"]) + ", so " + str(record["total"]) + " scored."
+            said = (", but the cards hold only " + str(record["total"]) + ": muggins took the "
+                    + str(claimed - record["total"]) + " claimed too many.")
         block.append(make("p", "show-claim", claimer + " claimed " + str(claimed) + said))
     if record["items"]:
         items = make("div", "show-items")

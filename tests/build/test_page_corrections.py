@@ -284,10 +284,13 @@ def test_rules_link_to_how_our_game_handles_the_go_and_muggins(site):
     assert 'href="../#muggins-in-our-game"' in muggins
     go_text = site.section("index", "go-in-our-game")
     assert "says go for you" in go_text and "Go" in go_text
+    assert "Our game follows the home rule" in muggins and "overpeg is corrected" in muggins
+    assert "the opponent pegs the excess" in muggins
     muggins_text = site.section("index", "muggins-in-our-game")
-    assert "no second try" in muggins_text and "score only what they do hold" in muggins_text
+    assert "no second try" in muggins_text and "score only what the cards made" in muggins_text
     assert "the points you missed go to the next player" in muggins_text
-    assert "the show only" in muggins_text
+    assert "pegs the points you claimed over that" in muggins_text
+    assert "after every card you lay the game asks what it made" in muggins_text
 
 
 def test_home_page_says_what_cribbage_is(site):

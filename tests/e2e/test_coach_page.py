@@ -93,7 +93,7 @@ def hinted_cards(page) -> list[int]:
 
 def policy_move(page, kind: str, claim=None) -> int:
     """The tests' moves: the first two cards, the first card that may be laid, go, the next hand,
-    and in muggins the count ``claim(counting)`` gives."""
+    and in muggins the count ``claim(counting)`` gives (a card's points in the play: none)."""
     before = turn(page)
     if kind == "discard":
         cards = page.locator("#my-hand button[data-card]")
@@ -109,6 +109,8 @@ def policy_move(page, kind: str, claim=None) -> int:
     elif kind == "count":
         page.fill("#count-input", str(claim))
         page.click("#count-button")
+    elif kind == "claim":
+        page.click("#claim-none")
     else:
         raise AssertionError(f"no move for {kind!r}")
     return before
@@ -221,7 +223,7 @@ def test_the_review_after_a_hand_in_a_muggins_game(plain_page):
     kind = wait_decision(page)
     assert not page.is_visible("#review-button")
     while kind != "next":
-        t = policy_move(page, kind, claim=0)  # every count claimed as nothing: all of it missed
+        t = policy_move(page, kind, claim=0)  # every count and card claimed as nothing: all of it missed
         kind = wait_decision(page, t)
     game = stored_game(page)
     expected = host.review_hand({"game": game})
@@ -253,6 +255,10 @@ def test_the_review_after_a_hand_in_a_muggins_game(plain_page):
         assert f"you claimed 0, the cards held {decision['total']}" in words or decision["total"] == 0
         href = shown.locator("a").get_attribute("href")
         assert f"?hand={','.join(names(decision['counted']))}&starter=" in href
+    missed = [d for d in expected["decisions"] if d["kind"] == "claim" and d["loss"] > 0]
+    assert page.locator("#coach .coach-claim").count() == len(missed)
+    for decision, shown in zip(missed, page.locator("#coach .coach-claim").all()):
+        assert f"and claimed 0; it made {decision['total']}." in shown.inner_text()
     if expected["total"] > 0:
         assert f"{expected['total']:.2f} points" in text or f"{expected['total']:.2f} point" in text
     # The next hand closes the review.

@@ -3,7 +3,7 @@
 Practice games from a fixed seed (``/?seed=...``) deal the same cards every time, so the engine
 in CPython can replay the very game the page shows, with the same simple policy the tests click:
 throw the first two cards shown, lay the first card that may be laid, count correctly. The page
-marks the decision it waits for in #game[data-await] (discard, play, go, count, next, over) and
+marks the decision it waits for in #game[data-await] (discard, play, go, claim, count, next, over) and
 counts the decisions offered in #game[data-turn].
 
 One browser page serves the whole module; each test opens its own practice game. Screenshots of
@@ -23,7 +23,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from engine import host
-from engine.scoring import number_name, score_show
+from engine.game import from_json
+from engine.scoring import number_name, score_play, score_show
 from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,6 +48,8 @@ def person_move(reply: dict, claim=None) -> dict:
     if reply["awaiting"] == "play":
         legal = {a["card"] for a in view["legal_actions"]}
         return {"type": "play", "card": next(c for c in view["hand"] if c in legal)}
+    if reply["awaiting"] == "claim":
+        return {"type": "claim", "points": score_play([c for _, c in view["current"]]).total}
     counting = view["counting"]
     return {"type": "count", "points": score_show(counting["cards"], counting["starter"],
                                                   crib=counting["show"] == "crib").total}
@@ -102,6 +105,14 @@ def person_counts_first(seed: str) -> bool:
     _, events = replay(seed, target=121, muggins=True, hands=1)
     shows = [e for e in first_hand(events) if e["type"] == "show"]
     return bool(shows) and shows[0]["seat"] == 0 and shows[0]["total"] >= 3
+
+
+def person_pegs_points(seed: str) -> bool:
+    """Muggins, hand 1: a card the person lays makes 2 or more, and a later one makes points too."""
+    _, events = replay(seed, target=121, muggins=True, hands=1)
+    claims = [e["total"] for e in first_hand(events) if e["type"] == "claim" and e["seat"] == 0]
+    first = next((i for i, total in enumerate(claims) if total >= 2), None)
+    return first is not None and any(total >= 1 for total in claims[first + 1:])
 
 
 # --- the page -------------------------------------------------------------------------------
@@ -181,10 +192,33 @@ def discard_first_two(page) -> int:
     return before
 
 
+def claim_due(page) -> int:
+    """The points the card just laid made (muggins), from the game the page saved."""
+    texts = page.evaluate("""() => Object.keys(localStorage).map((k) => {
+        try { const v = JSON.parse(localStorage.getItem(k)); return v && typeof v.game === 'string' ? v.game : null; }
+        catch (e) { return null; } }).filter((g) => g)""")
+    due = [state for state in map(from_json, texts) if state.phase == "claim"]
+    assert len(due) == 1, "one saved game waits for a claim"
+    return score_play([c for _, c in due[0].view(0)["current"]]).total
+
+
+def claim_points(page, points: int) -> int:
+    """Type a claim for the card just laid and send it; returns the turn before it."""
+    before = turn(page)
+    if points == 0:
+        page.click("#claim-none")
+    else:
+        page.fill("#count-input", str(points))
+        page.click("#count-button")
+    return before
+
+
 def move(page, kind: str) -> int:
     """Make the tests' policy move for decision ``kind``; returns the turn before it."""
     if kind == "discard":
         return discard_first_two(page)
+    if kind == "claim":
+        return claim_points(page, claim_due(page))
     before = turn(page)
     if kind == "play":
         lay(playable(page).first)
@@ -345,7 +379,7 @@ def test_go_button_and_thirty_one_in_the_first_hand(page_and_problems):
 @pytest.mark.parametrize("claim", ["under", "over"])
 def test_a_muggins_claim_is_final(page_and_problems, claim):
     """One claim, no retry and no hint: an undercount lets the computer take the rest; an
-    overcount scores only what the cards hold, and the show says so."""
+    overcount scores what the cards hold and the computer pegs the excess, and the show says so."""
     page, _ = page_and_problems
     seed = find_seed("mug", person_counts_first)
     final, events = replay(seed, target=121, muggins=True, hands=1)
@@ -357,7 +391,7 @@ def test_a_muggins_claim_is_final(page_and_problems, claim):
 
     kind = wait_decision(page)
     while kind != "count":
-        assert kind in ("discard", "play", "go"), kind
+        assert kind in ("discard", "play", "go", "claim"), kind
         before = move(page, kind)
         kind = wait_decision(page, before)
     # The count is due: the cards are shown, the true count is not.
@@ -381,11 +415,62 @@ def test_a_muggins_claim_is_final(page_and_problems, claim):
         assert claim_line.inner_text().startswith(f"You claimed {total - 2}")
         assert score(page, 0) == scores[0] + total - 2
     else:
-        assert "Muggins!" not in said
+        assert "Muggins! The computer pegs the three points you claimed too many." in said
         assert f"you claimed {number_name(claimed)}, but it holds only {number_name(total)}" in said
-        assert claim_line.inner_text() == (f"You claimed {claimed}, but the cards hold only {total}, "
-                                           f"so {total} scored.")
+        assert claim_line.inner_text() == (f"You claimed {claimed}, but the cards hold only {total}: "
+                                           f"muggins took the 3 claimed too many.")
         assert score(page, 0) == scores[0] + total
+        assert score(page, 1) >= scores[1] + 3
+
+
+def test_muggins_in_the_play_every_card_is_claimed_and_a_wrong_claim_costs(page_and_problems):
+    """With muggins the page asks for every card's points: No points for nothing, an over-claim
+    scores what the card made and the computer pegs the excess, a short claim gives the computer
+    what was missed."""
+    page, _ = page_and_problems
+    seed = find_seed("peg", person_pegs_points)
+    if page.url.startswith("http"):
+        page.evaluate("localStorage.removeItem('cribbage.practice.v1')")
+    open_practice(page, seed, target=121, muggins=1)
+    over = short = False
+    claims = 0
+    kind = wait_decision(page)
+    while kind != "count":
+        assert kind in ("discard", "play", "go", "claim"), kind
+        if kind != "claim":
+            kind = wait_decision(page, move(page, kind))
+            continue
+        claims += 1
+        total = claim_due(page)
+        assert page.is_visible("#count-form") and page.is_visible("#claim-none")
+        assert page.inner_text("#count-label") == "Points for your card"
+        prompt = page.inner_text("#prompt")
+        assert prompt.startswith("Muggins: what did the ") and "the go and last card are pegged for you" in prompt
+        if total >= 2 and not over:
+            shoot(page, "claim")
+            kind = wait_decision(page, claim_points(page, total + 2))
+            over = True
+            said = "\n".join(log_lines(page))
+            assert f"You claim {number_name(total + 2)}, but the " in said
+            assert f" made only {number_name(total)}: " in said
+            assert "Muggins! The computer pegs the two points you claimed too many." in said
+        elif total >= 1 and over and not short:
+            kind = wait_decision(page, claim_points(page, 0))
+            short = True
+            said = "\n".join(log_lines(page))
+            assert "You claim no points, but the " in said
+            assert f"Muggins! The computer takes the {number_name(total)} point" in said
+        else:
+            kind = wait_decision(page, claim_points(page, total))
+        assert page.inner_text("#count-message") == "" and not page.is_visible("#app-error")
+    assert over and short and claims >= 4
+    # The board shows the game's scores: the computer's include the muggins points it took.
+    texts = page.evaluate("""() => Object.keys(localStorage).map((k) => {
+        try { const v = JSON.parse(localStorage.getItem(k)); return v && typeof v.game === 'string' ? v.game : null; }
+        catch (e) { return null; } }).filter((g) => g)""")
+    state = next(s for s in map(from_json, texts) if s.base_seed == seed)
+    assert state.tally[1][4] >= 3  # muggins: the two claimed too many, and at least one missed
+    assert [score(page, 0), score(page, 1)] == state.scores
 
 
 def test_no_serious_accessibility_problems_in_the_discard_and_the_show(page_and_problems):

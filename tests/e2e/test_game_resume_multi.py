@@ -1,9 +1,10 @@
 """Muggins between two people on one device, and bigger tables picked up again after a reload.
 
-- Pass and play with muggins: each person counts their own hand when the show reaches it. A count
-  above what the cards hold is refused with the engine's "count again" message and changes
-  nothing; a count below it is accepted and the other person takes the points missed, announced
-  by name ("Muggins! Ann takes the two points Bob missed."); a true count is simply accepted.
+- Pass and play with muggins: each person claims their own points, each card in the play and
+  their own hand when the show reaches it. A count below what the cards hold is accepted and the
+  other person takes the points missed, announced by name ("Muggins! Ann takes the two points Bob
+  missed."); a count above it scores what the cards hold and the other person pegs the excess
+  ("Muggins! Ann pegs the three points Bob claimed too many."); a true count is simply accepted.
 - Three players, and four in partnerships: a reload in the middle of the play brings back the
   same hand, the same cards on the table, the same seats and scores and the same pegs, and the
   saved game text is unchanged; a reload at "Deal hand 2" comes back to that button; the game
@@ -205,7 +206,7 @@ def test_pass_and_play_muggins_undercount_overcount_and_true_count(game_page):
     deadline = time.monotonic() + GAME_TIMEOUT_S
     kind = wait_decision(page)
     while kind != "count":
-        assert kind in ("pass", "discard", "play", "go"), kind
+        assert kind in ("pass", "discard", "play", "go", "claim"), kind  # claims in the play: exact
         assert time.monotonic() < deadline, "the hand took too long"
         kind = wait_decision(page, pass_step(page, kind))
     # The pone's count is due: their hand and the starter are shown, never the count.
@@ -242,8 +243,8 @@ def test_pass_and_play_muggins_undercount_overcount_and_true_count(game_page):
     assert kind == "count"
     assert NAMES[dealer] in page.locator("#show-area .is-counting .show-title").inner_text()
 
-    # More than the cards hold: final too; only the true count scores, and no muggins.
-    muggins_lines = said.count("Muggins!")
+    # More than the cards hold: final too; the true count scores, and the other person pegs the excess.
+    muggins_lines = said.count("Muggins!") + 1
     page.fill("#count-input", str(dealer_total + 3))
     before = turn(page)
     page.click("#count-button")
@@ -251,11 +252,14 @@ def test_pass_and_play_muggins_undercount_overcount_and_true_count(game_page):
     assert kind == "count"  # the dealer's crib follows, same person, no pass
     said = "\n".join(log_lines(page))
     assert said.count("Muggins!") == muggins_lines, said
+    assert f"Muggins! {NAMES[pone]} pegs the three points {NAMES[dealer]} claimed too many." in said
     dealer_block = page.locator("#show-area .show-block:not(.is-counting)").nth(1)
     assert dealer_block.locator(".show-claim").inner_text() == (
-        f"{NAMES[dealer]} claimed {dealer_total + 3}, but the cards hold only {dealer_total}, so {dealer_total} scored.")
+        f"{NAMES[dealer]} claimed {dealer_total + 3}, but the cards hold only {dealer_total}: "
+        f"muggins took the 3 claimed too many.")
     assert dealer_block.locator(".show-total").inner_text() == str(dealer_total)
     expected[dealer] += dealer_total
+    expected[pone] += 3
     assert scores_by_seat(page) == expected
     assert page.inner_text("#count-message") == ""
     assert "crib" in page.locator("#show-area .is-counting .show-title").inner_text()
@@ -265,7 +269,8 @@ def test_pass_and_play_muggins_undercount_overcount_and_true_count(game_page):
     page.click("#count-button")
     assert wait_decision(page, before) == "next"
     expected[dealer] += crib_total
-    assert scores_by_seat(page) == expected == after_hand["view"]["scores"]
+    exact = after_hand["view"]["scores"]  # CPython claimed the dealer's hand exactly
+    assert scores_by_seat(page) == expected == [exact[s] + (3 if s == pone else 0) for s in range(2)]
     assert "\n".join(log_lines(page)).count("Muggins!") == muggins_lines
     assert page.locator("#show-area .show-claim").count() == 2  # the undercount and the overcount
     assert not page.is_visible("#app-error")

@@ -12,7 +12,7 @@ from engine import api, fairdeal, host, narration
 from engine.cards import CARD_NAMES, CARD_SPOKEN
 from engine.game import from_json
 from engine.players import get_player
-from engine.scoring import score_show
+from engine.scoring import score_play, score_show
 
 
 def call(name: str, request: dict) -> dict:
@@ -45,6 +45,8 @@ def person_action(result: dict, player) -> dict:
     view = result["view"]
     if result["awaiting"] == "count":
         return {"type": "count", "points": true_count(view)}
+    if result["awaiting"] == "claim":
+        return {"type": "claim", "points": score_play([c for _, c in view["current"]]).total}
     return player.choose(view, view["legal_actions"])
 
 
@@ -271,7 +273,7 @@ def _muggins_seed() -> tuple[str, dict]:
     raise AssertionError("no hand worth two or more")
 
 
-def test_muggins_overcount_refused_undercount_claimed_and_no_hint_before_the_claim():
+def test_muggins_overcount_costs_the_excess_undercount_gives_the_missed_and_no_hint_before_the_claim():
     seed, result = _muggins_seed()
     view = result["view"]
     total = true_count(view)
@@ -280,13 +282,17 @@ def test_muggins_overcount_refused_undercount_claimed_and_no_hint_before_the_cla
     assert "total" not in view["counting"] and "spoken" not in view["counting"]
     for e in result["events"]:
         assert e["type"] != "show" or e["seat"] != 0 or e["show"] != view["counting"]["show"]
-    # A claim is final: one above the true count scores only the true count, and says so.
+    # A claim is final: one above the true count scores the true count, and the computer pegs
+    # the three claimed too many.
     over = ok("act", {"game": result["game"], "action": {"type": "count", "points": total + 3}})
     show = next(e for e in over["events"] if e["type"] == "show" and e["seat"] == 0)
     assert show["claimed"] == total + 3 and show["total"] == total
     assert "holds only" in show["say"]
     mine = [e for e in over["events"] if e["type"] == "score" and e["seat"] == 0 and e.get("show")]
     assert sum(e["points"] for e in mine) == total
+    taken = [e for e in over["events"] if e["type"] == "score" and e["reason"] == "overclaim"]
+    assert [(e["seat"], e["points"], e["source"]) for e in taken] == [(1, 3, "muggins")]
+    assert taken[0]["say"] == "Muggins! The computer pegs the three points you claimed too many."
     assert not any(e["type"] == "score" and e["reason"] == "muggins" for e in over["events"])
     # An undercount: the computer takes what was missed, as muggins.
     before = view["scores"]

@@ -397,7 +397,7 @@ def test_rigged_first_dealer_can_be_seat_one(monkeypatch):
 
 
 def muggins_game(monkeypatch, **options):
-    state = rig(monkeypatch, [SHOW_DEAL], muggins=True, **options)
+    state = rig(monkeypatch, [SHOW_DEAL], muggins=True, peg_claims=False, **options)
     log = show_hand_play(state)
     assert state.phase == "count" and state.to_act == 1
     assert log[-1] == {"type": "count_turn", "seat": 1, "show": "hand",
@@ -405,9 +405,9 @@ def muggins_game(monkeypatch, **options):
     return state
 
 
-def test_muggins_overcount_scores_only_the_true_count(monkeypatch):
+def test_muggins_overcount_scores_the_true_count_and_the_opponent_pegs_the_excess(monkeypatch):
     """A claim is final: any whole number up to 29 is taken (the list gives nothing away); one
-    above the true count scores only the true count, and the others take nothing."""
+    above the true count scores the true count, and the next seat pegs the points over it."""
     state = muggins_game(monkeypatch)
     assert state.legal_actions() == [{"type": "count", "points": n} for n in range(30)]
     scores_before = state.scores
@@ -416,7 +416,9 @@ def test_muggins_overcount_scores_only_the_true_count(monkeypatch):
     assert show["type"] == "show" and show["claimed"] == 24 and show["total"] == 9
     assert [s[2] for s in scores_in(events) if s[0] == 1] == [i["kind"] for i in show["items"]]
     assert not any(e.get("reason") == "muggins" for e in events)
-    assert state.scores == [scores_before[0], scores_before[1] + 9]
+    over = [e for e in events if e.get("reason") == "overclaim"]
+    assert [(e["seat"], e["points"], e["source"], e["show"]) for e in over] == [(0, 15, "muggins", "hand")]
+    assert state.scores == [scores_before[0] + 15, scores_before[1] + 9]
     with pytest.raises(IllegalActionError):
         state.apply({"type": "count", "points": 30})
 
@@ -446,7 +448,7 @@ def test_muggins_undercount_is_claimed_by_the_opponent(monkeypatch):
 
 
 def test_muggins_claim_can_win_before_the_muggins_points(monkeypatch):
-    state = rig(monkeypatch, [SHOW_DEAL], muggins=True)
+    state = rig(monkeypatch, [SHOW_DEAL], muggins=True, peg_claims=False)
     set_score(state, 1, 110)
     show_hand_play(state)  # the pone is on 113
     events = state.apply({"type": "count", "points": 8})  # short by one, but 121 all the same
@@ -873,7 +875,7 @@ def test_three_players_deal_discard_and_go(monkeypatch):
 
 def test_three_player_muggins_goes_to_the_next_seat(monkeypatch):
     deal3 = (["QD 7C 8C 6D 4S", "KS QS 2C 3C 4D", "KH 9D AC 5H 4H"], "2D", "4C")
-    state = rig(monkeypatch, [deal3], players=3, muggins=True)
+    state = rig(monkeypatch, [deal3], players=3, muggins=True, peg_claims=False)
     for seat, card in ((0, "4S"), (1, "4D"), (2, "4H")):
         discard(state, seat, card)
     for seat, card in ((1, "KS"), (2, "KH"), (0, "QD"), (2, "AC"), (0, "7C"), (1, "QS"), (2, "9D"),
