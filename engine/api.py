@@ -195,6 +195,37 @@ def review_game(request: dict) -> dict:
     return host.review_game(request)
 
 
+# --- friend games (engine/friend_host.py: two devices, one game) -----------------------------
+
+
+FRIEND_CALLS = ("invite", "read_invite", "accept", "read_reply", "begin", "move", "hello", "chat", "receive",
+                "open_link", "resume", "code_of", "code_id")
+"""engine.friend_host's functions, each the endpoint ``friend_<name>`` (see there for what it takes)."""
+
+
+def _friend_call(name: str):
+    def run(request: dict) -> dict:
+        from engine import friend_host
+
+        return getattr(friend_host, name)(request)
+
+    return run
+
+
+for _name in FRIEND_CALLS:
+    ENDPOINTS["friend_" + _name] = _friend_call(_name)
+
+
+@endpoint
+def qr_code(request: dict) -> dict:
+    """The QR code of ``text`` (an invitation link): ``{"size": modules a side, "path": an SVG path
+    of the dark modules}``, the quiet zone left to the page (engine/qr.py)."""
+    from engine import qr
+
+    size, path = qr.qr_path(request.get("text"))
+    return {"size": size, "path": path}
+
+
 # --- the hand calculator, the discard helper and the deal verifier ----------------------------
 
 SHOW_CARDS = 5  # four in the hand or crib, then the starter
@@ -482,7 +513,7 @@ def stats_record(request: dict) -> dict:
 
 
 WARM_UP_MODULES = {
-    "game": ("engine.host", "engine.analysis", "engine.players", "engine.stats"),
+    "game": ("engine.host", "engine.analysis", "engine.players", "engine.stats", "engine.friend_host"),
     "calculator": ("engine.analysis",),
     "verifier": ("engine.fairdeal",),
     "replay": ("engine.replay", "engine.share"),

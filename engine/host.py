@@ -143,6 +143,12 @@ def _peek(request: dict) -> GameState:
     return _LAST["state"]
 
 
+def held_game(request: dict) -> GameState:
+    """The request's ``game`` for any caller: the last reply's state when the text is the same
+    (no replay), else its record replayed and checked."""
+    return _peek(request)
+
+
 def seating_request(request: dict, players: int) -> "list[str] | None":
     """The people's names for a new game shared on one device (``pass_and_play``), else None."""
     passing = request.get("pass_and_play", False)

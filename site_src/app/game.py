@@ -35,6 +35,7 @@ import bridge
 import coach_review
 import coach_view
 import expert_engine
+import friend_play
 import game_records
 import store
 import table_motion
@@ -90,7 +91,7 @@ async def send(action):
     try:
         request = {"game": S["game"], "action": action}
         request.update(seating_request())
-        reply = await bridge.call("act", request)
+        reply = await friend_play.act_call(request)
     except bridge.EngineError as error:
         if error.kind != "bad_input":
             raise
@@ -129,7 +130,7 @@ async def claim(points, kind):
     try:
         request = {"game": S["game"], "action": {"type": kind, "points": points}}
         request.update(seating_request())
-        reply = await bridge.call("act", request)
+        reply = await friend_play.act_call(request)
     except bridge.EngineError as error:
         if error.kind != "bad_input":
             raise
@@ -250,6 +251,9 @@ async def first_table():
     deal of the day, each kind in its own slot, apart from the game in progress), the saved game,
     or the setup. A link never ends a game in progress in its slot unless the person says so."""
     store.move_old_saves()
+    if await friend_play.open_address() or (url_options() is None and await friend_play.resume_current()):
+        show_notices()
+        return
     practice = url_options()
     if practice is not None:
         kind = store.link_kind(practice["seed"])
@@ -324,6 +328,7 @@ def setup():
     coach_view.setup(lambda: save(SHOWN))
     coach_review.setup()
     store.watch_other_tabs(on_other_tab, on_take_back)
+    friend_play.setup()
     q("setup").hidden = True
     q("prompt").textContent = "Setting up the table\u2026"
     bridge.ui_ready()

@@ -12,6 +12,7 @@ import asyncio
 
 import board
 import bridge
+import friend_store
 import game_records
 import store
 import table_motion
@@ -245,6 +246,9 @@ async def pump():
             reply = await bridge.call("computer_move", request)
             take(reply)
             continue
+        if awaiting == "friend":  # the friend's move arrives by message or link (friend_play.py)
+            set_waiting("friend")
+            return
         if awaiting == "over":
             await finish()
             set_waiting("over")
@@ -329,7 +333,20 @@ def save(stop=None):
         S["saved"] = (S["game"], stop)
     meta["over"] = S["awaiting"] == "over"  # a finished game may be replaced without asking
     S["meta"] = meta
+    if S["friend"] is not None:
+        friend_store.save_game(S["friend"]["id"], S["game"], meta, friend_turn())
+        return
+    friend_store.set_current(None)
     store.save_game(S["game"], meta, S["slot"])
+
+
+def friend_turn():
+    """Whose turn it is in a friend game, in words for the list of friend games."""
+    view = S["view"] or {}
+    if view.get("is_over"):
+        return "Over: " + ("you won" if view.get("winner") == S["me"] else S["names"][view["winner"]] + " won")
+    to_act = view.get("to_act")
+    return "Your turn" if to_act == S["me"] else S["names"][to_act] + "\u2019s turn" if to_act is not None else ""
 
 
 async def finish():
@@ -342,11 +359,13 @@ async def finish():
     shown("game-over-skunk", bool(result.get("skunk")))
     q("game-over").setAttribute("data-result", "won" if won else "lost")
     meta = S["meta"]
-    practice = bool(meta.get("practice"))
+    practice = bool(meta.get("practice")) and S["friend"] is None
     note = "Practice games are not counted in your statistics." if practice else ""
     if is_multi() and not practice:
         note = ("Pass-and-play games are not counted in your statistics." if S["passing"] else
                 "Only two-player games against the computer are counted in your statistics.")
+    if S["friend"] is not None:
+        note = "A game with a friend: it stays in your list of friend games, apart from your statistics."
     q("game-over-note").textContent = note
     shown("game-over-note", bool(note))
     bridge.launch(game_records.finished())  # kept among the recent games; the deal of the day's result

@@ -14,10 +14,19 @@ from table_view import render_hand
 import table_fit
 
 
+WAITING_HOOKS = []
+"""Functions called after every decision offered (friend_play.on_turn: the friend game's bar)."""
+
+
 def prompt_text(waiting, model):
     """The instruction under the table for the decision on offer."""
     if waiting == "pass":
         return ""
+    if waiting == "friend":
+        seat = S["view"]["to_act"] if S["view"] is not None else None
+        doing = {"discard": "discard", "play": "lay a card", "count": "count", "claim": "claim"}
+        what = doing.get(S["view"]["phase"], "move") if S["view"] is not None else "move"
+        return ("Waiting for " + S["names"][seat] + " to " + what + "\u2026") if seat is not None else ""
     if waiting == "discard" and is_multi():
         crib = whose(model["dealer"], False) + " crib"
         if model["dealer"] == S["me"]:
@@ -87,6 +96,8 @@ def set_waiting(waiting):
     if waiting == "next" and model is not None:
         q("next-button").textContent = "Deal hand " + str(model["hand_number"] + 1)
     coach_view.on_waiting(waiting)
+    for hook in WAITING_HOOKS:
+        hook()
     if model is not None:
         q("prompt").textContent = prompt_text(waiting, model)
         render_hand(model)

@@ -76,7 +76,10 @@ def on_difficulty_choice(event=None):
 
 
 def apply_seating(options, reply=None):
-    """Keep the table's seating (players, names, pass and play) from the options or a reply."""
+    """Keep the table's seating (players, names, pass and play) from the options or a reply; a
+    friend game leaves the table (friend_play.seat_table seats one)."""
+    S["friend"] = None
+    shown("friend-bar", False)
     S["players"] = int(options.get("players", 2))
     S["passing"] = bool(options.get("pass_and_play"))
     if reply is not None and reply.get("names"):

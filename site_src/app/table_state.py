@@ -66,11 +66,14 @@ S = {
     "saved": None,       # (game JSON, stop) as last saved or loaded
     "opening_cut": None,  # the cut for first deal, shown beside the first hand until a discard
     "hint_cards": [],    # cards the coach's hint lights up in the hand (coach_view.py)
+    "friend": None,      # a friend game at the table: its id, this page's seat and texts (friend_play.py)
 }
 
 
 def seating_request():
     """The seating part of every engine request (pass and play needs the names and a seat)."""
+    if S["friend"] is not None:
+        return {"seat": S["me"]}
     if not S["passing"]:
         return {}
     return {"pass_and_play": True, "names": list(S["names"]), "seat": S["me"]}
@@ -78,7 +81,7 @@ def seating_request():
 
 def is_multi():
     """More than one opponent's seat, or two people: the table shows a seat list."""
-    return S["players"] > 2 or S["passing"]
+    return S["players"] > 2 or S["passing"] or S["friend"] is not None
 
 
 def side_seats(seat):
@@ -131,7 +134,9 @@ def discard_need():
 
 
 def humans():
-    """The people's seats."""
+    """The people's seats (a friend game: this page's own)."""
+    if S["friend"] is not None:
+        return [S["me"]]
     return [0, 1] if S["passing"] else [HUMAN]
 
 

@@ -61,6 +61,8 @@ def render_status(model):
     q("cpu-level").textContent = "(" + DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy").lower() + ")"
     opponents = "" if S["passing"] else (DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy")
                                          + (" opponents" if S["players"] > 2 else " opponent") + " · ")
+    if S["friend"] is not None:
+        opponents = "against " + S["names"][1 - S["me"]] + " on another device · "
     q("options-line").textContent = ((table_words() + " · " if is_multi() else "") + opponents + "game to "
                                      + str(model["target"]) + " · muggins "
                                      + ("on" if model["muggins"] else "off")
@@ -422,10 +424,18 @@ def show_block(index, record):
     return block
 
 
+FRIEND_FAIR = ("Every deal follows from two secrets, one drawn on each device. Each of you committed to "
+               "your own (its SHA-256) before seeing the other's, so neither can pick, steer or re-deal the "
+               "cards. Both pages know the cards to come: this version does not hide them from a player "
+               "who reads the page's data. Each hand's seed appears when it ends, to check the deal.")
+
+
 def render_fair(model):
     """The fair-deal panel: this hand's fingerprint, then its seed and a link to check it."""
     meta = S["meta"]
-    if meta.get("practice"):
+    if S["friend"] is not None:
+        q("fair-intro").textContent = FRIEND_FAIR
+    elif meta.get("practice"):
         q("fair-intro").textContent = ("Practice game from the seed \u201c" + str(meta.get("practice_seed"))
                                        + "\u201d: every deal follows from it, so this game is not counted "
                                        "in your statistics.")

@@ -333,8 +333,64 @@ def qr_item(index):
             "path": digest(list(qr.qr_path(text, level)))}
 
 
+def friend_game(index):
+    """A whole friend game between two pages through the friend endpoints (messages both ways,
+    moves drawn from each page's own choices, muggins in one game in two), then hostile messages
+    sent to one page: every reply's digest and every refusal's words."""
+    secrets = ["%032x" % (index * 2 + 1), "%032x" % (index * 2 + 2)]
+    made = endpoint_reply("friend_invite", {"name": "Ann", "target": 61, "muggins": index % 2 == 1,
+                                            "secret": secrets[0], "signal": None})["result"]
+    reply = endpoint_reply("friend_accept", {"invite": made["invite"], "name": "Bob", "secret": secrets[1]})["result"]
+    pages = [{"seat": seat, "game": None, "table": None} for seat in (0, 1)]
+    out = [digest(made), digest(reply)]
+
+    def call(seat, name, **request):
+        request.update({"invite": made["invite"], "reply": reply["reply"], "seat": seat, "secret": secrets[seat]})
+        answer = endpoint_reply(name, request)
+        out.append(digest(answer))
+        return answer.get("result")
+
+    def deliver(messages, seat):
+        back = []
+        for message in messages:
+            got = call(seat, "friend_receive", message=message, game=pages[seat]["game"])
+            if got and got["table"]:
+                pages[seat]["game"], pages[seat]["table"] = got["table"]["game"], got["table"]
+            back.extend(got["send"] if got else [])
+        return back
+
+    begun = call(0, "friend_begin")
+    pages[0]["game"], pages[0]["table"] = begun["game"], begun
+    deliver(call(0, "friend_hello", game=pages[0]["game"])["send"], 1)
+    draws = Draws("friend|" + str(index))
+    for _ in range(400):
+        if pages[0]["table"]["view"]["is_over"]:
+            break
+        for seat in (0, 1):
+            table = pages[seat]["table"]
+            if table is None or table["awaiting"] in ("friend", "over"):
+                continue
+            legal = table["view"]["legal_actions"]
+            kind = table["awaiting"]
+            action = {"type": kind, "points": draws.below(6)} if kind in ("count", "claim") else legal[draws.below(len(legal))]
+            moved = call(seat, "friend_move", game=pages[seat]["game"], action=action)
+            pages[seat]["game"], pages[seat]["table"] = moved["game"], moved
+            deliver(deliver(moved["send"], 1 - seat), seat)
+    gid = made["id"]
+    for hostile in ('{"t":"act","id":"' + gid + '","n":0,"a":{"type":"play","card":0}}', "{not json",
+                    '{"t":"chat","id":"' + gid + '","text":"<b>x</b>\u202e"}', '{"t":"run","id":"' + gid + '"}',
+                    '{"t":"sync","id":"' + gid + '","code":"c1.AAAA"}'):
+        call(1, "friend_receive", message=hostile, game=pages[1]["game"])
+    out.append(pages[0]["game"] == pages[1]["game"])
+    return out
+
+
+COUNTS["friend_games"] = 2
+
+
 PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "decks": deck_item,
-         "page_games": page_game, "expert_games": expert_game, "rounding": rounding_item, "qr": qr_item}
+         "page_games": page_game, "expert_games": expert_game, "rounding": rounding_item, "qr": qr_item,
+         "friend_games": friend_game}
 
 
 def damaged_item(label, name, request):
