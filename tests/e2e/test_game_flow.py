@@ -127,6 +127,7 @@ def test_the_speed_is_offered_only_where_a_computer_plays(game_page):
     open_page(page, "/?seed=speed-1&pass=1&name1=Ann&name2=Bob")
     assert wait_decision(page) == "pass"
     assert not page.is_visible("#speed") and page.is_visible("#go-by-hand")
+    page.evaluate("() => localStorage.clear()")  # a new link, not the pass-and-play game's slot
     open_page(page, "/?seed=speed-1")
     assert wait_decision(page) == "discard"
     assert page.is_visible("#speed")

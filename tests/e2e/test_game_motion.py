@@ -70,6 +70,7 @@ def test_cards_travel_and_a_key_lands_them(browser, base_url):
     assert moved[0] == "hand" and "discard" in moved and "play" in moved
     assert moved.count("show") == 3, "the counted hands and the crib did not come out for the show"
     # A key lands every travelling card at once (checked at the next game's deal).
+    page.evaluate("() => { try { localStorage.clear(); } catch (e) {} }")  # a new link, not a slot taken
     page.goto("/?seed=motion-2")
     ui_ready(page)
     page.wait_for_function("window.skipped !== null", timeout=60_000)

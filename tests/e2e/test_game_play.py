@@ -141,6 +141,7 @@ def page_and_problems(game):
 
 def open_practice(page, seed: str, **params) -> None:
     query = "&".join([f"seed={seed}"] + [f"{k}={v}" for k, v in params.items()])
+    page.evaluate("() => { try { localStorage.clear(); } catch (e) {} }")  # a new link, not a slot taken
     page.goto(f"/?{query}")
     ui_ready(page)
     engine_ready(page)
