@@ -509,7 +509,7 @@ def stats_record(request: dict) -> dict:
     current = stats.new_stats() if request.get("stats") is None else stats.parse_stats(request["stats"])
     summary = stats.game_summary(game, request.get("difficulty"), seat)
     updated = stats.record_game(current, summary)
-    return {"stats": updated, "recorded": updated["games"] != current["games"], "summary": summary}
+    return {"stats": updated, "recorded": summary["id"] not in current["recent"], "summary": summary}
 
 
 WARM_UP_MODULES = {

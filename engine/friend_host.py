@@ -49,7 +49,7 @@ def _secret(request: dict) -> str:
 def table_reply(state, events: list, seat: int) -> dict:
     """The page's reply for its seat in a friend game (host.reply), awaiting "friend" while the
     other seat is to move."""
-    answer = host.reply(state, events, Seating.of(state), seat)
+    answer = host.reply(state, events, Seating.of(state, seat), seat)
     if not state.is_over and state.to_act != seat:
         answer["awaiting"] = "friend"
     answer["moves"] = len(friend.moves(state))

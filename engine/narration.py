@@ -51,25 +51,32 @@ class Seating:
     """The people and computers at the table, and how the commentary names them.
 
     One person (seat 0) against computers, or two people sharing one device (pass and play,
-    two players, both seats human, called by the names they gave).
+    two players, both seats human, called by the names they gave), or two people on two devices
+    (a friend game): called by their names, but each page speaks to its own seat ``you`` as "you".
 
     >>> Seating(3).subject(2), Seating(3).names
     ('the right computer', ['You', 'Left', 'Right'])
     >>> Seating(2, ["Ann", "Bob"]).subject(1), Seating(2, ["Ann", "Bob"]).humans
     ('Bob', [0, 1])
+    >>> Seating(2, ["Ann", "Bob"], you=1).says(1, "lay"), Seating(2, ["Ann", "Bob"], you=1).says(0, "lay")
+    ('You lay', 'Ann lays')
     """
 
     @classmethod
-    def of(cls, state: GameState) -> "Seating":
-        """The seating a game was started with (its seats and people's names)."""
-        return cls(state.players, state.names if state.seats.count(PERSON) > 1 else None)
+    def of(cls, state: GameState, you: int | None = None) -> "Seating":
+        """The seating a game was started with (its seats and people's names); ``you``: the seat
+        a friend game's page speaks to."""
+        return cls(state.players, state.names if state.seats.count(PERSON) > 1 else None, you)
 
-    def __init__(self, players: int = 2, pass_names: list[str] | None = None) -> None:
+    def __init__(self, players: int = 2, pass_names: list[str] | None = None, you: int | None = None) -> None:
         self.players = players
         self.passing = pass_names is not None
+        self.you = you if self.passing else HUMAN
         if self.passing:
             self.humans = list(range(players))
             self.subjects = list(pass_names)
+            if you is not None:
+                self.subjects[you] = "you"
             self.names = list(pass_names)
         else:
             self.humans = [HUMAN]
@@ -79,7 +86,7 @@ class Seating:
 
     def is_you(self, seat: int) -> bool:
         """True if the commentary speaks to this seat as "you"."""
-        return not self.passing and seat == HUMAN
+        return seat == self.you
 
     def subject(self, seat: int) -> str:
         """The seat as the subject of a sentence: "you", "the computer", "Ann"."""
@@ -488,14 +495,16 @@ def result(state: GameState, seating: Seating = DEFAULT_SEATING) -> dict | None:
         skunk = ("Double skunk: " if worst == "double_skunk" else "Skunk: ") + "; ".join(said) + "."
     side = seating.side_words(winner)
     won = (winner % 2 == 0) if n == 4 else (winner == HUMAN)
-    if seating.passing:
+    if seating.passing and seating.is_you(winner):
+        title, won = "You win!", True
+    elif seating.passing:
         title = f"{side} wins!"
     elif side.startswith("you"):
         title = _cap(side) + " win!"
     else:
         title = _cap(side) + (" win" if side.startswith("your") else " wins")
     return {"winner": winner, "title": title, "score": _final_score(scores, winner, n, state.target),
-            "skunk": skunk, "skunk_kind": worst, "won": won and not seating.passing}
+            "skunk": skunk, "skunk_kind": worst, "won": won and (not seating.passing or seating.is_you(winner))}
 
 
 SKUNK_KINDS_ORDER = ("none", "skunk", "double_skunk")

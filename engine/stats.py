@@ -33,7 +33,9 @@ What the record holds (all counts are whole numbers, never negative):
   pegging per hand dealt, hand per show and crib per crib (``averages``);
 - ``hinted`` and ``hinted_wins``: the games played with the coach's hints (part of ``games``), and
   how many of them were won;
-- ``recent``: ids of the last games recorded, so the same game is never counted twice.
+- ``friends``: games against friends (``{"games", "wins", "losses"}``), kept apart: none of the
+  counts above include them, since they say how the player does against the computer;
+- ``recent``: ids of the last games recorded (friends' too), so the same game is never counted twice.
 
 In muggins games a hand's points are those the player claimed (the rest go to the opponent),
 as the game keeps them.
@@ -47,6 +49,7 @@ from engine.messages import quoted
 
 STATS_VERSION = 1
 DIFFICULTIES = ("easy", "hard", "expert")  # engine.players.PLAYER_NAMES
+FRIEND = "friend"  # a summary's "difficulty" for a game against a friend (counted in "friends" only)
 TARGET_KEYS = ("121", "61")
 RECENT_MAX = 50
 MAX_COUNT = 10**9
@@ -64,7 +67,7 @@ _COUNT_KEYS = ("games", "wins", "losses", "streak", "best_streak", "twenty_nines
                "hands", "shows", "cribs", "hinted", "hinted_wins")
 _ADDED_KEYS = ("hinted", "hinted_wins")  # counts a record from before them lacks: they start at 0
 _STATS_KEYS = frozenset(("version", "by_difficulty", "by_target", "best_hand", "best_crib",
-                         "points", "recent") + _COUNT_KEYS)
+                         "points", "friends", "recent") + _COUNT_KEYS)
 _SUMMARY_KEYS = frozenset(("version", "id", "seat", "players", "target", "muggins", "difficulty",
                            "winner", "won", "scores", "skunk_given", "skunk_taken", "points",
                            "hands", "shows", "cribs", "best_hand", "best_crib", "twenty_nines", "hinted"))
@@ -83,6 +86,7 @@ def new_stats() -> dict:
         "hands": 0, "shows": 0, "cribs": 0,
         "hinted": 0, "hinted_wins": 0,
         "points": {source: 0 for source in SOURCES},
+        "friends": {"games": 0, "wins": 0, "losses": 0},
         "recent": [],
     }
 
@@ -200,6 +204,7 @@ def parse_stats(obj: object) -> dict:
         raise ValueError("twenty_nines is counted but no hand or crib of 29 is the best")
     points = _exact_keys(obj["points"], frozenset(SOURCES), "points")
     out["points"] = {source: _count(points[source], f"points.{source}") for source in SOURCES}
+    out["friends"] = _record(obj["friends"], "friends")
     recent = obj["recent"]
     if not isinstance(recent, list) or len(recent) > RECENT_MAX:
         raise ValueError(f"recent must be a list of at most {RECENT_MAX} game ids")
@@ -208,8 +213,8 @@ def parse_stats(obj: object) -> dict:
             raise ValueError(f"recent holds something that is not a game id: {quoted(item)}")
     if len(set(recent)) != len(recent):
         raise ValueError("recent lists a game twice")
-    if len(recent) > games:
-        raise ValueError(f"recent lists {len(recent)} games but the record has {games}")
+    if len(recent) > games + out["friends"]["games"]:
+        raise ValueError(f"recent lists {len(recent)} games but the record has {games + out['friends']['games']}")
     out["recent"] = list(recent)
     return out
 
@@ -232,6 +237,7 @@ def repair_stats(obj: object) -> tuple:
         if obj.get("version") == STATS_VERSION:
             for key in _ADDED_KEYS:
                 obj.setdefault(key, 0)
+            obj.setdefault("friends", {"games": 0, "wins": 0, "losses": 0})
         for key in sorted((k for k in obj if k not in _STATS_KEYS), key=str):
             del obj[key]
             mended.append(f"left out the unknown field {quoted(key)}")
@@ -298,16 +304,18 @@ def game_summary(game: object, difficulty: "str | None" = None, seat: int = 0) -
     ``game`` is a GameState, its ``to_json`` text or that text's dict form; a game still in
     progress, or an unknown difficulty, is refused with ValueError. The difficulty is the level
     the computer was seated with in the game itself (``difficulty`` is only for games with no
-    computer, such as those of tests).
+    computer: FRIEND for a game against a friend, or a level for those of tests).
     """
     state = _load_game(game)
     if not state.is_over:
         raise ValueError("The game is not finished yet, so it cannot be added to the statistics.")
     levels = sorted(set(kind for kind in state.seats if kind != PERSON))
+    if difficulty == FRIEND and (levels or state.players != 2):
+        raise ValueError("only a two-player game between people is a game against a friend")
     if levels:
         difficulty = levels[0]
-    if difficulty not in DIFFICULTIES:
-        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {quoted(difficulty)}")
+    if difficulty not in DIFFICULTIES + (FRIEND,):
+        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES + (FRIEND,))}, got {quoted(difficulty)}")
     if not _is_int(seat) or not 0 <= seat < state.players:
         raise ValueError(f"no seat {quoted(seat)} in a {state.players}-player game")
     hand_i, crib_i = SOURCES.index("hand"), SOURCES.index("crib")
@@ -370,7 +378,7 @@ def parse_summary(obj: object) -> dict:
         raise ValueError(f"unsupported summary version {quoted(summary['version'])}")
     if not (isinstance(summary["id"], str) and len(summary["id"]) == 20):
         raise ValueError("the game summary's id is not a game id")
-    if summary["difficulty"] not in DIFFICULTIES:
+    if summary["difficulty"] not in DIFFICULTIES + (FRIEND,):
         raise ValueError(f"unknown difficulty {quoted(summary['difficulty'])}")
     if str(summary["target"]) not in TARGET_KEYS or not _is_int(summary["target"]):
         raise ValueError(f"unknown target {quoted(summary['target'])}")
@@ -417,7 +425,7 @@ def record_game(stats: dict, summary: dict) -> dict:
     """A new record with one finished game added (the old one is not changed).
 
     A game whose id is already among ``recent`` is not counted again: the record comes back
-    unchanged (as a copy).
+    unchanged (as a copy). A game against a friend counts in ``friends`` only.
     """
     stats = parse_stats(stats)
     summary = parse_summary(summary)
@@ -425,6 +433,10 @@ def record_game(stats: dict, summary: dict) -> dict:
         return stats
     out = json.loads(json.dumps(stats))
     won = summary["won"]
+    out["recent"] = (out["recent"] + [summary["id"]])[-RECENT_MAX:]
+    if summary["difficulty"] == FRIEND:
+        _bump(out, "friends", won)
+        return parse_stats(out)
     out["games"] += 1
     out["wins" if won else "losses"] += 1
     _bump(out["by_difficulty"], summary["difficulty"], won)
@@ -451,7 +463,6 @@ def record_game(stats: dict, summary: dict) -> dict:
         out[key] += summary[key]
     for source in SOURCES:
         out["points"][source] += summary["points"][source]
-    out["recent"] = (out["recent"] + [summary["id"]])[-RECENT_MAX:]
     return parse_stats(out)
 
 

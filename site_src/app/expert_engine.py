@@ -35,9 +35,9 @@ WAIT_FOR_CPYTHON = ("resume_game", "replay_game")
 """Calls that wait for CPython even while it loads: a saved or shared game is checked by
 replaying it, every move of the expert's worked out again, which takes MicroPython far too long."""
 
-LOADING = ("Loading CPython for the expert (about 4 MB the first time): it searches the play, "
-           "which needs CPython’s speed…")
-FALLBACK = ("CPython could not be loaded, so the expert thinks in the page’s own Python: "
+LOADING = ("Getting the expert ready: its deeper search needs a faster engine, about 4 MB the first "
+           "time and kept on this device after. You can play meanwhile.")
+FALLBACK = ("The expert’s faster engine could not be loaded, so the expert thinks with the page’s own: "
             "its moves may take a few seconds.")
 
 _state = {"started": False, "worker": None, "done": None, "moves": 0, "seen": (None, False)}
@@ -81,8 +81,19 @@ def prepare():
     bridge.launch(_start(), quiet=True)
 
 
+async def _tick():
+    """Seconds spent so far, after the loading line, until the engine is ready."""
+    seconds = 0
+    while not _state["done"].is_set():
+        await asyncio.sleep(1)
+        seconds += 1
+        if not _state["done"].is_set():
+            _show("loading", LOADING + " (" + str(seconds) + " s)")
+
+
 async def _start():
     _show("loading", LOADING)
+    bridge.launch(_tick(), quiet=True)
     try:
         bridge.add_pyodide_worker(WORKER_NAME, WORKER_SRC, WORKER_CONFIG)
         worker = await workers[WORKER_NAME]

@@ -40,12 +40,12 @@ import game_records
 import store
 import table_motion
 import table_pick
-from table_flow import SHOWN, flow, on_pass, save, take
-from table_prompt import announce, set_waiting
+from table_flow import SHOWN, flow, on_pass, on_skip_key, on_skip_show, save, take
+from table_prompt import WAITING_HOOKS, announce, set_waiting
 from table_setup import (fill_setup, is_same_link, offer_choice, on_again, on_cancel_setup, on_change,
                          on_choice_back, on_choice_new, on_difficulty_choice, on_new_game, on_setup_submit,
-                         on_go_choice, on_speed, on_table_choice, open_setup, resume_game, show_notices, start_game,
-                         url_options)
+                         on_go_choice, on_lay_choice, on_speed, on_table_choice, open_setup, resume_game,
+                         show_notices, start_game, url_options)
 from table_state import NAMES, S, cap, discard_need, info, q, seating_request
 from table_view import render_stats
 
@@ -293,6 +293,7 @@ def setup():
     S["settings"] = store.load_settings()
     q("speed").value = S["settings"]["speed"]
     q("go-by-hand").checked = S["settings"].get("go") == "hand"
+    q("lay-confirm").checked = S["settings"].get("lay") == "confirm"
     fill_setup(S["settings"])
     board.render("#board", NAMES, S["settings"]["target"])
     q("game").setAttribute("data-target", str(S["settings"]["target"]))
@@ -301,6 +302,7 @@ def setup():
     bridge.on("#throw-button", "click", on_throw)
     bridge.on("#go-button", "click", on_continue)
     bridge.on("#next-button", "click", on_continue)
+    bridge.on("#skip-show", "click", on_skip_show)
     bridge.on("#retry-button", "click", on_continue)
     bridge.on("#count-form", "submit", on_count, prevent_default=True)
     bridge.on("#claim-none", "click", on_no_points)
@@ -313,6 +315,8 @@ def setup():
     bridge.on("#slot-choice-new", "click", on_choice_new)
     bridge.on("#speed", "change", on_speed)
     bridge.on("#go-by-hand", "change", on_go_choice)
+    bridge.on("#lay-confirm", "change", on_lay_choice)
+    WAITING_HOOKS.append(table_pick.note_offer)
     bridge.on("#pass-button", "click", on_pass)
     bridge.on("#setup-table", "change", on_table_choice)
     bridge.on("#setup-opponent", "change", on_difficulty_choice)
@@ -322,6 +326,7 @@ def setup():
     bridge.on("#show-area", "focusout", on_item_leave)
     bridge.on("#show-area", "click", on_show_click)
     bridge.on(document, "keydown", on_key)
+    bridge.on(document, "keydown", on_skip_key)
     bridge.on(document, "pointerdown", on_pointer)
     game_records.bind()
     table_motion.setup(bridge.on)

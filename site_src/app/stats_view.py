@@ -131,18 +131,30 @@ def _build(stats):
                      _percent(rec["wins"], rec["games"]))
         box.append(table)
 
+    _friends_block(box, stats.get("friends"))
     _daily_block(box)
     _recent_block(box)
 
     actions = _el("div", cls="stats-actions")
     button = _el("button", "Reset statistics", "button stats-reset")
     button.type = "button"
-    if not games:
+    if not games and not (stats.get("friends") or {}).get("games"):
         button.disabled = True
     bridge.on(button, "click", _reset_clicked)
     actions.append(button)
     box.append(actions)
     return box
+
+
+def _friends_block(box, friends):
+    """Games against friends: played, won and lost, apart from the record against the computer."""
+    if not friends or not friends["games"]:
+        return
+    table, body = _table("Against friends", ("", "Games", "Won", "Lost", "Win rate"))
+    _row(body, "Vs friends", str(friends["games"]), str(friends["wins"]), str(friends["losses"]),
+         _percent(friends["wins"], friends["games"]))
+    table.className = "stats-friends"
+    box.append(table)
 
 
 def _daily_block(box):

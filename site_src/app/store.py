@@ -9,7 +9,8 @@ Runs in MicroPython on the main thread (keep to the subset). Keys, each holding 
   slot for each day. A kind of game never touches another's slot; a deal of the day saved in
   the practice slot by an older version moves to its day's slot (``move_old_saves``);
 - ``cribbage.stats.v1``: the statistics record of engine/stats.py, checked by the engine;
-- ``cribbage.settings.v1``: ``{"v": 1, "difficulty", "target", "muggins", "speed", "go", "hints"}``.
+- ``cribbage.settings.v1``: ``{"v": 1, "difficulty", "target", "muggins", "speed", "go", "lay", "hints",
+  "friend_name"}``.
 
 Nothing read from storage is trusted, and nothing stored can stop the page. storage.py measures
 a value before it reaches Python (``storage.MAX_VALUE`` characters at most); a longer one, or
@@ -57,8 +58,10 @@ SETTINGS_VERSION = 1
 TARGETS = (121, 61)
 SPEEDS = ("slow", "normal", "fast")
 GO_CHOICES = ("auto", "hand")  # a go with no card to lay: said by itself, or the person presses Go
+LAY_CHOICES = ("click", "confirm")  # a mouse lays a card with one click, or raises it first (touch always does)
+NAME_MAX = 20
 DEFAULT_SETTINGS = {"difficulty": "easy", "target": 121, "muggins": False, "speed": "normal", "go": "auto",
-                    "hints": False}
+                    "lay": "click", "hints": False, "friend_name": ""}
 
 KEPT_ASIDE = storage.KEPT_ASIDE
 GAME_RESET = "Your saved game could not be read." + KEPT_ASIDE
@@ -292,6 +295,10 @@ def _valid_setting(key, value):
         return value in SPEEDS
     if key == "go":
         return value in GO_CHOICES
+    if key == "lay":
+        return value in LAY_CHOICES
+    if key == "friend_name":
+        return storage.is_text(value) and len(value) <= NAME_MAX
     return False
 
 
@@ -360,16 +367,19 @@ async def reset_stats():
     return reply["stats"]
 
 
-async def record_game(game):
+async def record_game(game, seat=0, difficulty=None):
     """Add a finished game (its JSON text) to the statistics through the engine; returns them.
 
-    A game already recorded (the same game) is not counted twice; games this tab does not own
-    are not recorded (the statistics come back unchanged).
+    ``seat`` is the player's; ``difficulty`` is "friend" for a game against a friend (counted
+    apart), else None (the level the computer played). A game already recorded (the same game)
+    is not counted twice; games this tab does not own are not recorded (the statistics come
+    back unchanged).
     """
     current = await verify_stats()
     if not _state["owner"] or not storage.is_text(game):
         return current
-    reply = await bridge.call("stats_record", {"stats": current, "game": game})
+    reply = await bridge.call("stats_record", {"stats": current, "game": game, "seat": seat,
+                                               "difficulty": difficulty})
     save_stats(reply["stats"])
     return reply["stats"]
 

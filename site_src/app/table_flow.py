@@ -30,7 +30,7 @@ GO_SAID = "Go: you have no card to play."
 async def beat(n):
     """Wait n beats at the chosen speed."""
     if n > 0:
-        if S["catching_up"]:
+        if S["catching_up"] or S["skip_show"]:
             await asyncio.sleep(0)  # a resumed game shows its last moves again without waiting
         else:
             await asyncio.sleep(n * BEATS.get(S["settings"].get("speed"), BEATS["normal"]))
@@ -122,7 +122,9 @@ async def show_event(event):
         model["counting"] = event
         wait = 0.3
         follow = True
+        offer_skip()
     elif kind == "show":
+        offer_skip()
         model["counting"] = None
         model["shown"].append(event)
         if event["show"] == "crib":
@@ -155,6 +157,29 @@ async def show_event(event):
         return stop
     await beat(wait)
     return None
+
+
+def offer_skip():
+    """The counting has begun: offer to show the rest of it at once (not while catching up)."""
+    shown("skip-show", not (S["catching_up"] or S["skip_show"]))
+
+
+def on_skip_show(event):
+    """The rest of the counting at once: every count is still listed on the table to read."""
+    if S["busy"] and not q("skip-show").hidden:
+        S["skip_show"] = True
+        shown("skip-show", False)
+
+
+def on_skip_key(event):
+    """N does what the Next button of the counting does (not while typing, not with a modifier)."""
+    if event.key not in ("n", "N") or event.ctrlKey or event.metaKey or event.altKey or q("skip-show").hidden:
+        return None
+    target = event.target
+    tag = str(target.tagName).lower() if target is not None and target.tagName else ""
+    if tag in ("input", "textarea", "select"):
+        return None
+    return on_skip_show(event)
 
 
 def sync_model():
@@ -364,17 +389,19 @@ async def finish():
     if is_multi() and not practice:
         note = ("Pass-and-play games are not counted in your statistics." if S["passing"] else
                 "Only two-player games against the computer are counted in your statistics.")
-    if S["friend"] is not None:
-        note = "A game with a friend: it stays in your list of friend games, apart from your statistics."
+    friend = S["friend"] is not None
+    q("again-button").textContent = ("Invite " + S["names"][1 - S["me"]] + " again") if friend else "Play again"
+    if friend:
+        note = "A game with a friend: it counts in your statistics under \u201cAgainst friends\u201d only."
     q("game-over-note").textContent = note
     shown("game-over-note", bool(note))
     bridge.launch(game_records.finished())  # kept among the recent games; the deal of the day's result
-    if practice or is_multi():
+    if practice or (is_multi() and not friend):
         return
     if meta.get("recorded") or S.get("readonly"):
         return
     try:
-        stats = await store.record_game(S["game"])
+        stats = await (store.record_game(S["game"], S["me"], "friend") if friend else store.record_game(S["game"]))
     except bridge.EngineError as error:
         bridge.show_error(error)
         return

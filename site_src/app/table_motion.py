@@ -60,7 +60,7 @@ def _edge(top):
 def before(event):
     """Where the cards an event moves start from (a point), read before the table is redrawn;
     None when nothing moves."""
-    if S["catching_up"] or is_reduced():
+    if S["catching_up"] or S["skip_show"] or is_reduced():
         return None
     kind = event["type"]
     seat = event.get("seat")

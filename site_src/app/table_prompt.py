@@ -69,6 +69,9 @@ def prompt_text(waiting, model):
 def set_waiting(waiting):
     """Show the controls for the person's next decision ("" while the page is busy)."""
     S["waiting"] = waiting
+    if waiting:
+        S["skip_show"] = False  # a decision (or the next hand) ends a counting shown at once
+        shown("skip-show", False)
     q("game").setAttribute("data-await", waiting)
     if waiting and S["offered"] != (waiting, S["replies"]):  # the same decision offered again (as the
         S["offered"] = (waiting, S["replies"])               # deal ends) is not a new one

@@ -13,6 +13,7 @@ import board
 import bridge
 import expert_engine
 import game_log
+import game_records
 import records
 import storage
 import store
@@ -77,7 +78,7 @@ def on_difficulty_choice(event=None):
 
 def apply_seating(options, reply=None):
     """Keep the table's seating (players, names, pass and play) from the options or a reply; a
-    friend game leaves the table (friend_play.seat_table seats one)."""
+    friend game leaves the table (friend_seat.seat_table seats one)."""
     S["friend"] = None
     shown("friend-bar", False)
     S["players"] = int(options.get("players", 2))
@@ -137,10 +138,17 @@ def on_setup_submit(event):
     return flow(lambda: start_game(options))
 
 
+AGAIN_HOOKS = []
+"""How a game against a person on another device is played again (friend_panels.invite_again):
+a new invitation, not a game against the computer."""
+
+
 def on_again(event):
     """Play again with the same options."""
     if S["busy"] or S["model"] is None:
         return None
+    if S["friend"] is not None and AGAIN_HOOKS:
+        return AGAIN_HOOKS[0]()
     if S["slot"] != store.GAME and store.is_unfinished(store.GAME):
         open_setup(False)  # a new game would end the ordinary game in progress: the setup says so
         return None
@@ -191,6 +199,13 @@ def on_go_choice(event):
     S["settings"] = store.save_settings(settings)
 
 
+def on_lay_choice(event):
+    """Keep the lay choice (one click of a mouse, or a click to raise and one to lay)."""
+    settings = dict(S["settings"])
+    settings["lay"] = "confirm" if q("lay-confirm").checked else "click"
+    S["settings"] = store.save_settings(settings)
+
+
 def reset_table(target):
     """Clear the table, the log and the board for a new game."""
     S["queue"] = []
@@ -220,7 +235,7 @@ async def start_game(options, seed=None, kind=None):
     ready = document.documentElement.getAttribute("data-engine") == "ready"
     q("prompt").textContent = ("Shuffling\u2026" if ready else
                                "Shuffling as soon as the card engine has loaded\u2026")
-    shown("practice-badge", bool(seed))  # known at once: a practice game is one with a seed
+    game_records.show_badge(seed, game_records.is_daily_seed(seed))  # known at once: a practice game has a seed
     request = {"difficulty": options["difficulty"], "target": options["target"],
                "muggins": options["muggins"], "players": int(options.get("players", 2))}
     if options.get("pass_and_play"):
@@ -260,7 +275,8 @@ async def resume_game(text, meta, kind=store.GAME):
     practice = kind == store.PRACTICE or store.is_day_kind(kind)  # a link's game: from a seed
     _take_choice()
     q("prompt").textContent = "Picking up your game where you left it\u2026"
-    shown("practice-badge", practice or bool((meta or {}).get("practice")))
+    game_records.show_badge(practice or bool((meta or {}).get("practice")),
+                            store.is_day_kind(kind) or game_records.is_daily_seed((meta or {}).get("practice_seed")))
     try:
         reply = await bridge.call("resume_game", {"game": text, "log": True})
         q("prompt").textContent = ""

@@ -62,6 +62,7 @@ S = {
     "me": HUMAN,         # the person whose cards the table shows (pass and play: either seat)
     "hidden": False,     # pass and play: both hands hidden until the next person taps
     "catching_up": False,  # a resumed game's last moves are being shown again (no waiting)
+    "skip_show": False,  # the person asked for the rest of the counting at once (table_flow.on_skip_show)
     "slot": "game",      # the kind of game on the table, which says where it is saved (store.game_key)
     "saved": None,       # (game JSON, stop) as last saved or loaded
     "opening_cut": None,  # the cut for first deal, shown beside the first hand until a discard

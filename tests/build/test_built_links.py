@@ -124,7 +124,7 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
     expected = {"game": {"board", "bridge", "cardview", "coach_review", "coach_view", "game", "game_log",
                          "game_records", "records", "score_strip", "sharing", "stats_view", "storage", "store",
-                         "table_fit", "table_flow", "friend_play", "friend_store", "peer_link", "peer_sdp", "expert_engine", "table_motion", "table_pick", "table_prompt", "table_setup",
+                         "table_fit", "table_flow", "friend_play", "friend_panels", "friend_live", "friend_seat", "friend_store", "peer_link", "peer_sdp", "expert_engine", "table_motion", "table_pick", "table_prompt", "table_setup",
                          "table_state", "table_view"},
                 "calculator": {"bridge", "calculator", "cardview"},
                 "verifier": {"bridge", "cardview", "verifier"},

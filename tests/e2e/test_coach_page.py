@@ -18,6 +18,7 @@ import pytest
 from engine import host
 from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
 from tests.e2e.test_game_persistence import nearly_finished_game, saved_envelope
+from tests.e2e.test_game_play import lay
 
 DESKTOP = {"width": 1280, "height": 900}
 KEY_SETTINGS = "cribbage.settings.v1"
@@ -114,12 +115,6 @@ def policy_move(page, kind: str, claim=None) -> int:
     else:
         raise AssertionError(f"no move for {kind!r}")
     return before
-
-
-def lay(card) -> None:
-    """Lay a card as a person does with a pointer: the first tap raises it, the second lays it."""
-    card.click()
-    card.click()
 
 
 def names(cards: list[int]) -> list[str]:

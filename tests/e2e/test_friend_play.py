@@ -1,10 +1,12 @@
 """Friend games in two browser contexts: an invitation made and accepted on the pages, a whole game
-over a real RTCPeerConnection on 127.0.0.1, a whole game by links only, and a hostile text refused
-with the game unharmed."""
+over a real RTCPeerConnection on 127.0.0.1 (with a reload of each side mid-hand and a dropped
+connection, each resumed by a fresh exchange of connection codes), a whole game by links only
+(with a reload mid-hand), and a hostile text refused with the game unharmed."""
 
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine.game import from_json
 from tests.e2e.conftest import CHROMIUM, PageProblems, engine_ready, ui_ready
@@ -17,6 +19,26 @@ PEER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"
 NO_MDNS_ARGS = PEER_ARGS[:-1] + ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 ACTIONS = ("discard", "play", "go", "next", "claim")
 GAME_SECONDS = 300
+LIVE_TEXT = "Connected live to"
+# Test-only: every data channel a page opens, so that a test can drop the connection under it.
+CHANNEL_WATCH = """
+(() => {
+  const Original = window.RTCPeerConnection;
+  if (!Original) return;
+  window.__channels = [];
+  window.RTCPeerConnection = class extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("datachannel", (event) => window.__channels.push(event.channel));
+    }
+    createDataChannel(...args) {
+      const channel = super.createDataChannel(...args);
+      window.__channels.push(channel);
+      return channel;
+    }
+  };
+})();
+"""
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +63,7 @@ def open_pair(browser, base_url, phone=False):
         context = browser.new_context(base_url=base_url, viewport=size, service_workers="block",
                                       has_touch=phone and k == 1)
         page = context.new_page()
+        page.add_init_script(CHANNEL_WATCH)
         watches.append(PageProblems(page))
         pages.append(page)
         contexts.append(context)
@@ -90,10 +113,11 @@ def deliver_link(sender, receiver):
     return link
 
 
-def play(pages, by_link=False, until=None, seconds=GAME_SECONDS):
+def play(pages, by_link=False, until=None, seconds=GAME_SECONDS, last=None):
     """Both pages make the tests' policy move whenever they have a decision, until the game is over
-    (or ``until()`` is true); by link, each move link is carried to the other page."""
-    last = [-1, -1]
+    (or ``until()`` is true); by link, each move link is carried to the other page. ``last`` holds
+    each page's last turn moved on (set one to -1 after that page is reloaded)."""
+    last = [-1, -1] if last is None else last
     delivered = ["", ""]
     deadline = time.time() + seconds
     while time.time() < deadline:
@@ -117,7 +141,72 @@ def play(pages, by_link=False, until=None, seconds=GAME_SECONDS):
     raise AssertionError(f"the game did not end in {seconds} s: {[awaiting(p) for p in pages]}")
 
 
-def test_a_whole_friend_game_live_over_a_direct_connection(live_browser, base_url):
+def mid_hand(page, hands):
+    """True once the page's game has finished ``hands`` hands and the current one is in the play."""
+    def check():
+        game = saved_game(page)
+        return (game is not None and not game.is_over and len(game.history) >= hands
+                and len(game.actions) >= 3 and awaiting(page) in ACTIONS + ("friend",))
+    return check
+
+
+def wait_live(pages):
+    for page in pages:
+        try:
+            page.wait_for_function("(text) => document.getElementById('friend-connection').textContent.includes(text)",
+                                   arg=LIVE_TEXT, timeout=30_000)
+        except PlaywrightTimeout:
+            said = [(p.inner_text("#friend-connection"), p.inner_text("#friend-paste-message"),
+                     p.inner_text("#friend-refused"), awaiting(p)) for p in pages]
+            raise AssertionError(f"not connected live again: {said}") from None
+
+
+def wait_not_live(page):
+    page.wait_for_function("(text) => !document.getElementById('friend-connection').textContent.includes(text)",
+                           arg=LIVE_TEXT, timeout=30_000)
+
+
+def connect_again(offerer, answerer):
+    """The page's own way back to live play: "Connect live" on one side, its code pasted on the
+    other, the code that comes back pasted on the first."""
+    offerer.click("#friend-reconnect")
+    offerer.wait_for_function("document.getElementById('friend-offer-out').value.includes('#connect=')")
+    offer = offerer.input_value("#friend-offer-out")
+    answerer.fill("#friend-paste", offer)
+    answerer.click("#friend-paste-button")
+    answerer.wait_for_function("(offer) => { const v = document.getElementById('friend-offer-out').value;"
+                               " return v.includes('#connect=') && v !== offer; }", arg=offer)
+    offerer.fill("#friend-paste", answerer.input_value("#friend-offer-out"))
+    offerer.click("#friend-paste-button")
+    wait_live([offerer, answerer])
+
+
+def reload_mid_hand(page, other):
+    """Reload ``page``: its game comes back exactly as it was, the other side sees the connection go."""
+    before = saved_game(page).to_json()
+    page.reload()
+    ui_ready(page)
+    page.wait_for_function("(kinds) => kinds.includes(document.getElementById('game').dataset.await)",
+                           arg=list(ACTIONS + ("friend",)), timeout=30_000)
+    assert saved_game(page).to_json() == before
+    page.wait_for_function("document.getElementById('announce').textContent.includes('as you left it')")
+    wait_not_live(other)
+
+
+def same_or_prefix(a, b):
+    """The two sides' records: the same game, one at most a move ahead of the other."""
+    x, y = saved_game(a), saved_game(b)
+    hands_x = [h["actions"] for h in x.history] + [x.actions]
+    hands_y = [h["actions"] for h in y.history] + [y.actions]
+    flat_x = [act for hand in hands_x for act in hand]
+    flat_y = [act for hand in hands_y for act in hand]
+    short, long_ = sorted((flat_x, flat_y), key=len)
+    assert long_[:len(short)] == short
+
+
+def test_a_whole_friend_game_live_reloaded_and_dropped_and_resumed(live_browser, base_url):
+    """Live over a direct connection, with a reload of each side mid-hand and a dropped connection,
+    each time connected again with fresh codes; both records are the same at the end."""
     (ann, bob), watches, contexts = open_pair(live_browser, base_url, phone=True)
     invite_and_accept(ann, bob)
     ann.wait_for_selector("#game[data-await='discard']", state="attached")
@@ -126,14 +215,50 @@ def test_a_whole_friend_game_live_over_a_direct_connection(live_browser, base_ur
     assert "Connected live to Ann" in bob.inner_text("#friend-connection")
     bob.click("#friend-phrases [data-phrase='Good luck!']")
     ann.wait_for_function("document.getElementById('friend-chat-log').textContent.includes('Good luck!')")
-    play([ann, bob])
+    last = [-1, -1]
+    for k, (page, other) in enumerate(((ann, bob), (bob, ann))):
+        play([ann, bob], until=mid_hand(page, k + 1), last=last)
+        reload_mid_hand(page, other)
+        last[k] = -1
+        same_or_prefix(ann, bob)
+        connect_again(page, other)
+    play([ann, bob], until=mid_hand(ann, 3), last=last)
+    ann.evaluate("window.__channels.forEach((channel) => channel.close())")  # the connection drops
+    wait_not_live(ann)
+    wait_not_live(bob)
+    same_or_prefix(ann, bob)
+    connect_again(bob, ann)
+    play([ann, bob], last=last)
     a, b = saved_game(ann), saved_game(bob)
     assert a.is_over and a.to_json() == b.to_json()
     assert ann.inner_text("#game-over-detail") == bob.inner_text("#game-over-detail")
+    assert ann.inner_text("#again-button") == "Invite Bob again"
+    ann.click("#again-button")  # another game with the same friend: a new invitation, same rules
+    ann.wait_for_selector("#friend-make", state="visible")
+    assert ann.is_checked("input[name='friend-target'][value='61']")
+    assert "A new game with Bob" in ann.inner_text("#friend-make-message")
+    finished_like_any_game(ann, a, won=a.winner == 0)
+    finished_like_any_game(bob, b, won=b.winner == 1)
     for watch in watches:
         watch.check()
     for context in contexts:
         context.close()
+
+
+def finished_like_any_game(page, game, won):
+    """A finished friend game is a game record: counted under "Against friends", kept among the
+    recent games, and its code replays it."""
+    page.wait_for_selector("#game-over[data-code]", state="attached")
+    page.wait_for_function("document.getElementById('stats-panel').textContent.includes('Against friends')")
+    row = page.inner_text("#stats-panel .stats-friends tbody tr")
+    assert row.split()[:4] == ["Vs", "friends", "1", "1" if won else "0"], row
+    assert "Replay" in page.inner_text("#stats-panel .stats-recent")
+    code = page.get_attribute("#game-over", "data-code")
+    page.goto("/replay/?code=" + code)
+    page.wait_for_selector("#replay[data-state='ready']", state="attached", timeout=60_000)
+    assert int(page.get_attribute("#replay", "data-steps")) > 20
+    page.fill("#replay-slider", page.get_attribute("#replay", "data-steps"))
+    assert game.names[0] in page.inner_text("#replay") and game.names[1] in page.inner_text("#replay")
 
 
 def test_a_whole_friend_game_by_links_only(link_browser, base_url):
@@ -143,7 +268,16 @@ def test_a_whole_friend_game_by_links_only(link_browser, base_url):
     invite_and_accept(ann, bob)
     ann.wait_for_selector("#game[data-await='discard']", state="attached")
     assert "by link" in ann.inner_text("#friend-connection")
-    play([ann, bob], by_link=True)
+    last = [-1, -1]
+    play([ann, bob], by_link=True, until=mid_hand(bob, 1), last=last)
+    before = saved_game(bob).to_json()
+    bob.reload()  # mid-hand: the game comes back as it was, and goes on by link
+    ui_ready(bob)
+    bob.wait_for_function("(kinds) => kinds.includes(document.getElementById('game').dataset.await)",
+                          arg=list(ACTIONS + ("friend",)), timeout=30_000)
+    assert saved_game(bob).to_json() == before
+    last[1] = -1
+    play([ann, bob], by_link=True, last=last)
     a, b = saved_game(ann), saved_game(bob)
     assert a.is_over and a.to_json() == b.to_json()
     code = ann.input_value("#friend-move-link") or bob.input_value("#friend-move-link")

@@ -39,7 +39,9 @@ def test_expert_is_offered_for_two_players_only_and_plays_a_hand(page_and_proble
     page.check('input[name="difficulty"][value="expert"]')
     page.wait_for_selector("html[data-expert]", state="attached")
     if page.get_attribute("html", "data-expert") == "loading":
-        assert "CPython" in page.inner_text("#expert-status") and page.is_visible("#expert-status")
+        said = page.inner_text("#expert-status")
+        assert "Getting the expert ready" in said and "4 MB" in said and page.is_visible("#expert-status")
+        assert "CPython" not in said and "Pyodide" not in said
     SHOTS.mkdir(exist_ok=True)
     for label, size in (("desktop", {"width": 1280, "height": 720}), ("phone", {"width": 390, "height": 844})):
         page.set_viewport_size(size)

@@ -1,5 +1,6 @@
 """Play that flows: a go with no card to lay is said by itself (or pressed by hand, as an option),
-a card is laid by a second tap (at once from the keyboard), the game log survives a reload, the
+a card is laid by one click of a mouse (by a second tap on a touch screen or with the confirm
+setting, at once from the keyboard), the game log survives a reload, the
 final score shows as the target with the points to spare, and the computer's speed is not
 offered where no computer plays.
 
@@ -14,7 +15,7 @@ import json
 import pytest
 
 from engine import host
-from tests.e2e.conftest import engine_ready, ui_ready
+from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
 from tests.e2e.test_game_fit import last_hand_game
 from tests.e2e.test_game_gaps import find_seed, go_with_cards
 from tests.e2e.test_game_play import (awaiting, hand_buttons, log_lines, move, person_move, playable, turn,
@@ -147,34 +148,66 @@ def play_to(page, wanted: str, kind: str = "") -> str:
     raise AssertionError(f"never reached {wanted}")
 
 
-def test_a_card_is_laid_by_a_second_tap_or_at_once_from_the_keyboard(game_page):
+def test_a_mouse_lays_a_card_with_one_click_unless_asked_to_confirm(game_page):
     page = game_page
     open_page(page, "/?seed=tap-2")
-    kind = play_to(page, "play")
-    held = hand_buttons(page).count()
+    play_to(page, "play")
+    page.wait_for_timeout(500)  # a click just as the play is offered only raises the card
     first = playable(page).first
     name = first.get_attribute("data-card")
     before = turn(page)
     first.click()
+    kind = wait_decision(page, before)
+    assert name in laid_cards(page)  # one click of a mouse
+    page.check("#lay-confirm")
+    stored = json.loads(page.evaluate(f"localStorage.getItem({json.dumps(KEY_SETTINGS)})"))
+    assert stored["lay"] == "confirm"
+    for _ in range(30):
+        if kind in ("play", "next", "over"):
+            break
+        kind = wait_decision(page, move(page, kind))
+    if kind == "play":
+        assert_two_taps(page)
+
+
+def assert_two_taps(page, tap=False):
+    """A first tap (or click) raises the card and says how to lay it; a second one lays it."""
+    held = hand_buttons(page).count()
+    first = playable(page).first
+    name = first.get_attribute("data-card")
+    before = turn(page)
+    first.tap() if tap else first.click()
     page.wait_for_timeout(400)
-    # One tap only raises the card: nothing is laid, the prompt says how to lay it.
     assert awaiting(page) == "play" and turn(page) == before and hand_buttons(page).count() == held
     assert name not in laid_cards(page)
-    assert page.locator("#my-hand .is-selected").count() == 1
     assert page.get_attribute("#my-hand .is-selected", "data-card") == name
     assert "again to lay it" in page.inner_text("#prompt")
     if playable(page).count() > 1:  # a tap on another card moves the pick
         other = playable(page).nth(1)
-        other_name = other.get_attribute("data-card")
-        other.click()
-        assert page.get_attribute("#my-hand .is-selected", "data-card") == other_name
-        name = other_name
-    page.locator("#my-hand .is-selected").click()
-    kind = wait_decision(page, before)
+        name = other.get_attribute("data-card")
+        other.tap() if tap else other.click()
+        assert page.get_attribute("#my-hand .is-selected", "data-card") == name
+    selected = page.locator("#my-hand .is-selected")
+    selected.tap() if tap else selected.click()
+    wait_decision(page, before)
     assert name in laid_cards(page)
-    # The keyboard lays the focused card at once.
-    for _ in range(30):
-        if kind == "play" or kind in ("next", "over"):
+
+
+def test_a_touch_screen_lays_a_card_by_a_second_tap_and_the_keyboard_at_once(browser, base_url):
+    context = browser.new_context(base_url=base_url, has_touch=True, viewport={"width": 390, "height": 844},
+                                  service_workers="block")
+    page = context.new_page()
+    watch = PageProblems(page)
+    key = json.dumps(KEY_SETTINGS)
+    page.add_init_script(
+        f"if (localStorage.getItem({key}) === null) localStorage.setItem({key}, {json.dumps(json.dumps(QUICK))});")
+    open_page(page, "/?seed=tap-2")
+    play_to(page, "play")
+    page.wait_for_timeout(500)
+    assert_two_taps(page, tap=True)
+    kind = wait_decision(page)
+    for _ in range(30):  # the keyboard lays the focused card at once
+        if kind in ("play", "next", "over"):
             break
         kind = wait_decision(page, move(page, kind))
     if kind == "play":
@@ -185,6 +218,8 @@ def test_a_card_is_laid_by_a_second_tap_or_at_once_from_the_keyboard(game_page):
         page.keyboard.press("Enter")
         wait_decision(page, before)
         assert name in laid_cards(page)
+    watch.check()
+    context.close()
 
 
 def test_the_game_log_survives_a_reload(game_page):

@@ -178,9 +178,12 @@ def playable(page):
 
 
 def lay(card) -> None:
-    """Lay a card as a person does with a pointer: the first tap raises it, the second lays it."""
-    card.click()
-    card.click()
+    """Lay a card with the mouse: one click lays it, or, where the page only raised it (the
+    "confirm" setting, or a click just as the play was offered), a second click on it does."""
+    handle = card.element_handle()
+    handle.click()
+    if handle.evaluate("(el) => el.isConnected && el.classList.contains('is-selected')"):
+        handle.click()
 
 
 def discard_first_two(page) -> int:

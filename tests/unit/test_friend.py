@@ -262,3 +262,36 @@ def test_the_invite_fits_a_short_link():
     signal = "o1." + "x" * 300  # a compact offer at the long end of its range
     made = call("friend_invite", name="Annabelle Smith", target=121, muggins=True, signal=signal)
     assert len("https://cribbage.example/#invite=" + made["invite"]) <= 700
+
+
+def test_each_page_speaks_to_its_own_seat_and_names_the_friend():
+    """Ann's page says "You" for Ann and "Bob" for Bob; Bob's page the other way round; each
+    page's banner says "You win!" to the winner only."""
+    ann, bob = pair(target=61)
+    play_by_messages(ann, bob)
+    said = {0: [], 1: []}
+    for page in (ann, bob):
+        said[page.seat] = [e.get("say", "") for e in page.table["events"]]
+    winner = from_json(ann.game).winner
+    for page, me, friend_name in ((ann, 0, "Bob"), (bob, 1, "Ann")):
+        result = page.table["result"]
+        assert result["title"] == ("You win!" if winner == me else friend_name + " wins!")
+        assert result["won"] is (winner == me)
+        resumed = call("friend_resume", game=page.game, seat=me)
+        assert resumed["result"]["title"] == result["title"]
+    lines = [line for page in (ann, bob) for line in said[page.seat] if line]
+    assert lines and not any("the computer" in line.lower() for line in lines)
+    ann_play = call("friend_resume", game=pair()[0].game, seat=0)
+    assert ann_play["awaiting"] == "discard"
+
+
+def test_the_narration_names_the_friend_and_calls_this_seat_you():
+    from engine.narration import Seating
+    from engine.game import new_game
+
+    state = new_game(seed="friend:narration", target=61, names=["Ann", "Bob"])
+    for seat, other in ((0, "Bob"), (1, "Ann")):
+        seating = Seating.of(state, seat)
+        assert seating.says(seat, "lay") == "You lay" and seating.says(1 - seat, "lay") == other + " lays"
+        assert seating.possessive(seat) == "your" and seating.possessive(1 - seat) == other + "'s"
+    assert Seating.of(state).says(0, "lay") == "Ann lays"  # pass and play: both by name

@@ -461,3 +461,47 @@ def test_the_summary_says_whether_hints_were_asked_for():
     assert stats.game_summary(state.to_json(), "easy")["hinted"] is True
     state.hinted = False
     assert stats.game_summary(state, "easy")["hinted"] is False
+
+
+def test_games_against_friends_are_counted_apart_from_the_computer():
+    """A friend game counts in "friends" only, once, for the seat that played it."""
+    text, _ = finished("s1", 121)
+    state = json.loads(text)
+    record = stats.record_game(stats.new_stats(), summary())
+    for seat in (0, 1):
+        reply = call("stats_record", {"stats": record, "game": text, "seat": seat, "difficulty": stats.FRIEND})
+        assert reply["ok"], reply
+        mine = reply["result"]["stats"]
+        assert reply["result"]["recorded"] is True
+        assert (mine["games"], mine["wins"], mine["by_difficulty"]) == (1, 1, record["by_difficulty"])
+        won = reply["result"]["summary"]["won"]
+        assert mine["friends"] == {"games": 1, "wins": int(won), "losses": int(not won)}
+        assert mine["points"] == record["points"] and mine["hands"] == record["hands"]
+        again = call("stats_record", {"stats": mine, "game": text, "seat": seat, "difficulty": stats.FRIEND})
+        assert again["result"]["recorded"] is False and again["result"]["stats"] == mine
+    assert state["seats"] == ["person", "person"]
+
+
+def test_a_game_with_a_computer_is_never_a_friend_game():
+    from engine.record import COMPUTER_SEED
+
+    state = new_game(seed="level", target=61, seats=["person", "easy"])
+    computer = get_player("easy", seed=COMPUTER_SEED)
+    rng = random.Random(4)
+    while not state.is_over:
+        view = state.view(state.to_act)
+        state.apply(computer.choose(view, view["legal_actions"]) if state.to_act == 1 else rng.choice(view["legal_actions"]))
+    with pytest.raises(ValueError, match="between people"):
+        stats.game_summary(state.to_json(), stats.FRIEND)
+
+
+def test_a_record_from_before_friend_games_is_read_with_none_of_them():
+    old = stats.record_game(stats.new_stats(), summary())
+    del old["friends"]
+    with pytest.raises(ValueError, match="friends"):
+        stats.parse_stats(old)
+    mended, notes = stats.repair_stats(old)
+    assert mended["friends"] == {"games": 0, "wins": 0, "losses": 0} and notes == []
+    bad = dict(stats.new_stats(), friends={"games": 1, "wins": 2, "losses": 0})
+    with pytest.raises(ValueError, match="friends"):
+        stats.parse_stats(bad)

@@ -1,0 +1,237 @@
+"""Moves and chat between the two pages: the direct connection and its messages, a fresh
+connection made again, and the move link when there is no connection.
+
+Part of the game page's friend games (friend_play.py is their entry point). Runs in MicroPython
+on the main thread. Whatever arrives goes to the engine (``friend_receive``), which refuses
+anything that is not the next legal move of the other seat; the sentence is shown in
+#friend-refused and the game stays as it was.
+"""
+
+import asyncio
+
+from pyscript import document
+
+import bridge
+import friend_store
+from friend_seat import (CONNECT_MARK, LIVE_STATE, PLAY_MARK, adopt, is_live, other_name, page_address,
+                         parts, refuse, say_connection, send, settle, show_setup_note)
+from peer_link import LinkError, PeerLink
+from table_flow import flow
+from table_state import S, make, q, shown
+
+CHAT_KEEP = 50
+HOLD_AT = ("next", "go")  # stops the player clicks past: the friend's next move waits for the click
+CHAT_MARK = '"t":"chat"'  # how a chat line looks on its way (the engine checks what it really is)
+ANSWER_CODE = "1a"  # how an answer's connection code starts (peer_sdp: its version, then "a")
+NO_OFFER = ("That code answers a connection code this page has not made, or has already used: "
+            "press Connect live for a new one.")
+
+
+def connection_setting():
+    """The ICE servers the player allowed (none by default)."""
+    return friend_store.ice_servers(friend_store.load_network())
+
+
+def new_link():
+    """A fresh PeerLink for this page's friend game (the old one closed)."""
+    old = LIVE_STATE["link"]
+    if old is not None:
+        old.close()
+    link = PeerLink(connection_setting(), on_message=on_message, on_state=on_link_state, on_error=on_link_error)
+    LIVE_STATE["link"] = link
+    return link
+
+
+async def connect(link, signal):
+    """Apply the friend's connection answer; a failure is said, and the game goes on by link."""
+    try:
+        await link.accept(signal)
+    except (LinkError, ValueError) as error:
+        say_connection(error.message if isinstance(error, LinkError) else str(error))
+
+
+def on_message(text):
+    """A message from the other page: taken in turn, once the table is not busy."""
+    LIVE_STATE["inbox"].append(text)
+    if not LIVE_STATE["draining"]:
+        bridge.launch(drain())
+
+
+async def drain():
+    """Take the messages that arrived, one at a time, each through the engine."""
+    LIVE_STATE["draining"] = True
+    try:
+        while LIVE_STATE["inbox"]:
+            text = LIVE_STATE["inbox"][0]
+            if S["busy"] or (S["waiting"] in HOLD_AT and CHAT_MARK not in text):
+                await asyncio.sleep(0.05)  # a move waits until the player leaves the show or the go
+                continue
+            LIVE_STATE["inbox"].pop(0)
+            await flow(lambda: receive(text))
+    finally:
+        LIVE_STATE["draining"] = False
+
+
+async def receive(text):
+    """One message through the engine; refused ones are said, and the game stays as it was."""
+    if S["friend"] is None:
+        return False
+    request = dict(parts(), message=text, game=S["game"])
+    try:
+        out = await bridge.call("friend_receive", request)
+    except bridge.EngineError as error:
+        if error.kind != "bad_input":
+            raise
+        refuse(error.message)
+        return settle()
+    send(out["send"])
+    if out["chat"]:
+        add_chat(other_name(), out["chat"])
+    if out["table"] is None:
+        return settle()
+    return adopt(out["table"])
+
+
+async def greet():
+    """Say hello on a newly opened connection: the moves this side holds (and the inviter's secret)."""
+    try:
+        out = await bridge.call("friend_hello", dict(parts(), game=S["game"]))
+    except bridge.EngineError as error:
+        refuse(error.message)
+        return
+    send(out["send"])
+
+
+def on_link_state(state, reason):
+    """The connection opened or closed."""
+    if state == "open":
+        hide_code()
+        if S["friend"] is not None:
+            bridge.launch(greet())
+        q("friend-replied-status").textContent = "Connected: waiting for the first deal\u2026"
+        q("friend-sent-status").textContent = "Connected."
+    say_connection(reason if state in ("failed", "closed") else "")
+    if state == "open" and S["waiting"] == "friend":
+        shown("friend-send", False)
+    elif state in ("failed", "closed") and S["waiting"] == "friend":
+        bridge.launch(on_friend_turn())
+
+
+def on_link_error(reason):
+    """A message too large or not text was dropped before it reached the page's Python."""
+    refuse(reason)
+
+
+async def on_friend_turn():
+    """The other seat is to move: say so, and without a live connection offer the move link."""
+    say_connection()
+    if is_live():
+        shown("friend-send", False)
+        return
+    try:
+        code = await bridge.call("friend_code_of", {"game": S["game"]})
+    except bridge.EngineError as error:
+        refuse(error.message)
+        return
+    q("friend-move-link").value = page_address() + PLAY_MARK + code["code"]
+    q("friend-send-text").textContent = "Send this link to " + other_name() + ": it holds your move."
+    shown("friend-send", True)
+
+
+def on_reconnect(event):
+    """Make a connection code for the game at the table (the friend pastes it and answers)."""
+    return bridge.launch(reconnect())
+
+
+def hide_code():
+    """Take the last connection code off the page: it belongs to a connection that is over."""
+    q("friend-offer-out").value = ""
+    shown("friend-offer-box", False)
+
+
+async def reconnect():
+    """A fresh offer for the game at the table, shown as a code to send."""
+    hide_code()
+    link = new_link()
+    try:
+        offer = await link.offer()
+    except (LinkError, ValueError) as error:
+        say_connection(error.message if isinstance(error, LinkError) else str(error))
+        return
+    q("friend-offer-out").value = page_address() + CONNECT_MARK + offer
+    shown("friend-offer-box", True)
+    q("friend-connection").textContent = ("Send this connection code to " + other_name()
+                                          + ", then paste the code that comes back.")
+
+
+async def open_connection(text):
+    """A connection code from the friend: an offer (answer it) or the answer to this side's offer."""
+    if S["friend"] is None:
+        show_setup_note("Open the friend game first, then paste its connection code.")
+        return
+    link = LIVE_STATE["link"]
+    hide_code()
+    try:
+        if text.startswith(ANSWER_CODE):
+            if link is None or link.role != "offer" or link.accepted or link.is_open():
+                q("friend-paste-message").textContent = NO_OFFER
+                return
+            await link.accept(text)
+            return
+        link = new_link()
+        answer = await link.answer(text)
+    except (LinkError, ValueError) as error:
+        q("friend-paste-message").textContent = error.message if isinstance(error, LinkError) else str(error)
+        return
+    q("friend-offer-out").value = page_address() + CONNECT_MARK + answer
+    shown("friend-offer-box", True)
+    q("friend-connection").textContent = "Send this code back to " + other_name() + " to connect."
+
+
+def on_chat(event):
+    """Send the typed line."""
+    text = str(q("friend-chat-input").value)
+    q("friend-chat-input").value = ""
+    return bridge.launch(say(text))
+
+
+def on_phrase(event):
+    """Send a ready phrase."""
+    button = event.target.closest("[data-phrase]")
+    if button is not None:
+        bridge.launch(say(str(button.getAttribute("data-phrase"))))
+
+
+async def say(text):
+    if S["friend"] is None or not text.strip():
+        return
+    try:
+        out = await bridge.call("friend_chat", dict(parts(), text=text))
+    except bridge.EngineError as error:
+        refuse(error.message)
+        return
+    if not is_live():
+        add_chat("", "Chat needs the live connection; this line was not sent.")
+        return
+    send(out["send"])
+    add_chat("You", out["text"])
+
+
+def add_chat(who, text):
+    """A line in the chat log, as plain text."""
+    if LIVE_STATE["muted"] and who not in ("You", ""):
+        return
+    log = q("friend-chat-log")
+    item = make("li", "friend-chat-line")
+    if who:
+        item.appendChild(make("strong", "", who + ": "))
+    item.appendChild(document.createTextNode(text))
+    log.appendChild(item)
+    while log.children.length > CHAT_KEEP:
+        log.removeChild(log.firstElementChild)
+
+
+def on_mute(event):
+    """Mute or unmute the friend's chat lines."""
+    LIVE_STATE["muted"] = bool(q("friend-mute").checked)
+

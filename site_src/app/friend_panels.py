@@ -1,0 +1,314 @@
+"""Before the table: making an invitation, answering one, the reply, and the list of friend
+games kept on this device.
+
+Part of the game page's friend games (friend_play.py is their entry point). Runs in MicroPython
+on the main thread. "Make the invitation" opens a direct connection's offer (no server: with no
+STUN server allowed, only devices on the same network can connect) and asks the engine for the
+invitation, shown as a link (``#invite=``) and a QR code. The friend's page, opened on that link,
+shows who invites and the rules; accepting answers the connection and gives the reply (a code,
+or a ``#reply=`` link). Pasted back (or opened), it starts the game on the inviter's page.
+"""
+
+import js
+from pyscript import document
+
+import bridge
+import friend_store
+import store
+from friend_live import connect, new_link
+from friend_seat import (INVITE_MARK, LIVE_STATE, REPLY_MARK, other_name, page_address, parts, seat_table,
+                         show_panel, show_setup_note, took)
+from peer_link import LinkError
+from table_flow import flow
+from table_prompt import announce
+from table_setup import open_setup
+from table_state import S, cap, make, model_from_view, q, shown
+
+WAITING_REPLY = "Waiting for your friend's reply. Keep this page open to play live."
+WAITING_START = "Waiting for {} to paste your reply\u2026"
+
+
+def on_friend_button(event):
+    """Open the panel that makes an invitation."""
+    setting = friend_store.load_network()
+    q("friend-stun").checked = setting["stun"]
+    q("friend-stun-host").value = setting["host"]
+    names = S["settings"].get("friend_name") or ""
+    q("friend-name").value = names
+    q("friend-make-message").textContent = ""
+    show_panel("friend-make")
+    q("friend-name").focus()
+
+
+def invite_again():
+    """After a friend game: the invitation form again, with that game's rules and the friend named."""
+    friend, model = other_name(), S["model"] or {}
+    on_friend_button(None)
+    target = "61" if model.get("target") == 61 else "121"
+    q("friend-make").querySelector('input[name="friend-target"][value="' + target + '"]').checked = True
+    q("friend-muggins").checked = bool(model.get("muggins"))
+    q("friend-make-message").textContent = "A new game with " + friend + ": make the invitation and send it."
+
+
+def remember_name(name):
+    """Keep the player's own name for the next friend game (cleaned again when it is used)."""
+    S["settings"] = store.save_settings(dict(S["settings"], friend_name=name.strip()[:store.NAME_MAX]))
+
+
+def on_back(event):
+    """Back to the new-game form."""
+    show_panel("")
+    open_setup(S["game"] is not None)
+
+
+def on_network_change(event):
+    """Remember the connection setting as soon as it changes."""
+    friend_store.save_network(bool(q("friend-stun").checked), str(q("friend-stun-host").value).strip())
+
+
+def on_make(event):
+    """Make the invitation from the form."""
+    return bridge.launch(make_invite())
+
+
+async def make_invite():
+    """Ask for a connection offer, then the invitation; show its link and QR code."""
+    host = str(q("friend-stun-host").value).strip()
+    stun = bool(q("friend-stun").checked)
+    if stun and not friend_store.is_host(host):
+        q("friend-make-message").textContent = "Give the STUN server as host:port, for example " + \
+            friend_store.DEFAULT_STUN_HOST + "."
+        return
+    friend_store.save_network(stun, host)
+    target = 61 if q("friend-make").querySelector('input[name="friend-target"]:checked').value == "61" else 121
+    request = {"name": str(q("friend-name").value), "target": target, "muggins": bool(q("friend-muggins").checked)}
+    q("friend-make-button").disabled = True
+    q("friend-make-message").textContent = "Making the invitation\u2026"
+    try:
+        request["signal"] = None
+        link = new_link()
+        try:
+            request["signal"] = await link.offer()
+        except (LinkError, ValueError) as error:
+            js.console.warn("No live offer:", str(error))
+        try:
+            made = await bridge.call("friend_invite", request)
+        except bridge.EngineError as error:
+            if error.kind != "bad_input":
+                raise
+            q("friend-make-message").textContent = cap(error.message)
+            return
+    finally:
+        q("friend-make-button").disabled = False
+    q("friend-make-message").textContent = ""
+    remember_name(request["name"])
+    entry = {"id": made["id"], "seat": 0, "invite": made["invite"], "reply": None, "secret": made["secret"],
+             "names": [request["name"].strip(), None], "target": target, "muggins": request["muggins"],
+             "game": None, "meta": None, "turn": "Waiting for the reply"}
+    friend_store.put(entry)
+    S["pending"] = entry
+    address = page_address() + INVITE_MARK + made["invite"]
+    q("friend-invite-link").value = address
+    q("friend-sent-status").textContent = WAITING_REPLY if request["signal"] else \
+        "Live play could not be offered here; the game goes by link."
+    q("friend-reply-message").textContent = ""
+    q("friend-reply-in").value = ""
+    show_panel("friend-sent")
+    await draw_qr(address)
+    list_games()
+
+
+async def draw_qr(text):
+    """The QR code of a link, drawn as SVG squares from the engine's matrix (no markup parsed)."""
+    box = q("friend-qr")
+    box.replaceChildren()
+    try:
+        code = await bridge.call("qr_code", {"text": text})
+    except bridge.EngineError as error:
+        box.textContent = "No QR code: " + error.message
+        return
+    size = code["size"] + 8
+    ns = "http://www.w3.org/2000/svg"
+    svg = document.createElementNS(ns, "svg")
+    svg.setAttribute("viewBox", "0 0 " + str(size) + " " + str(size))
+    svg.setAttribute("role", "img")
+    svg.setAttribute("aria-label", "QR code of the invitation link")
+    svg.setAttribute("shape-rendering", "crispEdges")
+    back = document.createElementNS(ns, "rect")
+    for key, value in (("width", str(size)), ("height", str(size)), ("fill", "#fff")):
+        back.setAttribute(key, value)
+    path = document.createElementNS(ns, "path")
+    path.setAttribute("d", code["path"])
+    path.setAttribute("transform", "translate(4 4)")
+    path.setAttribute("fill", "#000")
+    svg.appendChild(back)
+    svg.appendChild(path)
+    box.appendChild(svg)
+
+
+def on_reply_submit(event):
+    """The inviter pasted the friend's reply."""
+    return bridge.launch(take_reply(str(q("friend-reply-in").value)))
+
+
+async def take_reply(text, entry=None):
+    """Check the friend's reply, start the game and, if it carries an answer, connect live."""
+    entry = entry or S.get("pending")
+    message = q("friend-reply-message")
+    if entry is None:
+        message.textContent = "Make an invitation first."
+        return False
+    try:
+        found = await bridge.call("friend_read_reply", {"invite": entry["invite"], "reply": text})
+    except bridge.EngineError as error:
+        if error.kind != "bad_input":
+            raise
+        message.textContent = cap(error.message)
+        return False
+    message.textContent = ""
+    entry["reply"] = text.strip()[text.strip().rfind("fr1."):]
+    entry["names"] = [entry["names"][0], found["name"]]
+    friend_store.put(entry)
+    S["friend"] = dict(entry)
+    reply = await bridge.call("friend_begin", parts())
+    seat_table(entry, reply)
+    link = LIVE_STATE["link"]
+    if found["signal"] and link is not None and link.role == "offer" and not link.accepted:
+        bridge.launch(connect(link, found["signal"]))  # the hello goes once the channel opens
+    await flow(lambda: took(reply))
+    return True
+
+
+async def show_invitation(text):
+    """The friend opened an invitation: say who invites and to what, and ask for a name."""
+    try:
+        found = await bridge.call("friend_read_invite", {"invite": text})
+    except bridge.EngineError as error:
+        if error.kind != "bad_input":
+            raise
+        show_panel("friend-invited")
+        q("friend-invite-text").textContent = cap(error.message)
+        shown("friend-accept", False)
+        return
+    mine = friend_store.get(found["id"])
+    if mine is not None and mine.get("game"):
+        await open_entry(mine)
+        return
+    S["invited"] = {"text": text, "found": found}
+    q("friend-invite-text").textContent = (
+        found["name"] + " invites you to a game of cribbage to " + str(found["target"]) + " points, muggins "
+        + ("on" if found["muggins"] else "off") + ".")
+    q("friend-my-name").value = S["settings"].get("friend_name") or ""
+    q("friend-invited-message").textContent = ""
+    shown("friend-accept", True)
+    show_panel("friend-invited")
+    q("friend-my-name").focus()
+
+
+def on_accept(event):
+    """The friend accepts the invitation."""
+    return bridge.launch(accept())
+
+
+async def accept():
+    """Answer the connection offer if there is one, and make the reply."""
+    invited = S.get("invited")
+    if invited is None:
+        return
+    found = invited["found"]
+    request = {"invite": invited["text"], "name": str(q("friend-my-name").value), "signal": None}
+    q("friend-accept").disabled = True
+    q("friend-invited-message").textContent = "Making your reply\u2026"
+    try:
+        try:
+            await bridge.call("friend_accept", dict(request))  # the name checked before any connection
+        except bridge.EngineError as error:
+            if error.kind != "bad_input":
+                raise
+            q("friend-invited-message").textContent = cap(error.message)
+            return
+        if found["signal"]:
+            link = new_link()
+            try:
+                request["signal"] = await link.answer(found["signal"])
+            except (LinkError, ValueError) as error:
+                js.console.warn("No live answer:", str(error))
+        made = await bridge.call("friend_accept", request)
+    finally:
+        q("friend-accept").disabled = False
+    q("friend-invited-message").textContent = ""
+    remember_name(request["name"])
+    entry = {"id": made["id"], "seat": 1, "invite": invited["text"], "reply": made["reply"], "secret": made["secret"],
+             "names": [found["name"], request["name"].strip()], "target": found["target"],
+             "muggins": found["muggins"], "game": None, "meta": None, "turn": "Waiting for the first move"}
+    friend_store.put(entry)
+    S["friend"] = dict(entry)
+    q("friend-reply-out").value = page_address() + REPLY_MARK + made["reply"]
+    q("friend-replied-text").textContent = (
+        "Send this reply back to " + found["name"] + ". When " + found["name"]
+        + " pastes it, the game starts here" + (" live." if request["signal"] else ", by link."))
+    q("friend-replied-status").textContent = WAITING_START.replace("{}", found["name"])
+    show_panel("friend-replied")
+    list_games()
+
+
+def list_games():
+    """The friend games kept on this device, each with whose turn it is, in the setup form."""
+    box = q("friend-games")
+    box.replaceChildren()
+    games = friend_store.entries()
+    for entry in games:
+        names = entry.get("names") or ["", ""]
+        friend = names[1 - entry["seat"]] or "a friend"
+        item = make("li", "friend-game")
+        button = make("button", "button button-secondary friend-open", "Open")
+        button.setAttribute("type", "button")
+        button.setAttribute("data-friend", entry["id"])
+        button.setAttribute("aria-label", "Open the game with " + friend)
+        item.appendChild(make("span", "friend-game-name", "With " + friend + ": "))
+        item.appendChild(make("span", "friend-game-turn", entry.get("turn") or ""))
+        item.appendChild(button)
+        box.appendChild(item)
+    shown("friend-games", bool(games))
+
+
+def on_games_click(event):
+    """Open a friend game from the list."""
+    button = event.target.closest("[data-friend]")
+    if button is None:
+        return None
+    entry = friend_store.get(str(button.getAttribute("data-friend")))
+    if entry is None:
+        list_games()
+        return None
+    return bridge.launch(open_entry(entry))
+
+
+async def open_entry(entry):
+    """Put a friend game kept on this device back at the table (or its waiting panel)."""
+    if not entry.get("game"):
+        S["friend"] = dict(entry)
+        if entry["seat"] == 0:
+            S["pending"] = entry
+            await draw_qr(page_address() + INVITE_MARK + entry["invite"])
+            q("friend-invite-link").value = page_address() + INVITE_MARK + entry["invite"]
+            q("friend-sent-status").textContent = "Paste your friend's reply to start, or open the reply link."
+            show_panel("friend-sent")
+        else:
+            q("friend-reply-out").value = page_address() + REPLY_MARK + entry["reply"]
+            show_panel("friend-replied")
+        return
+    S["friend"] = dict(entry)
+    try:
+        reply = await bridge.call("friend_resume", {"game": entry["game"], "seat": entry["seat"]})
+    except bridge.EngineError as error:
+        if error.kind != "bad_input":
+            raise
+        show_setup_note("This friend game could not be read: " + error.message)
+        return
+    seat_table(entry, reply)
+    S["model"] = model_from_view(reply["view"])
+    reply["events"] = []
+    await flow(lambda: took(reply))
+    announce("Your game with " + other_name() + " is as you left it.")
+

@@ -1,0 +1,152 @@
+"""The friend game at the table: its seat and texts, the connection it is played over, and the
+line that says how it goes.
+
+Part of the game page's friend games (friend_play.py is their entry point; friend_panels.py
+makes and answers invitations, friend_live.py carries moves and chat). Runs in MicroPython on
+the main thread.
+"""
+
+import js
+from pyscript import window
+
+import friend_store
+from table_setup import close_setup, meta_from, open_setup, reset_table
+from table_state import S, blank_model, cap, q, shown
+from table_flow import take
+from table_prompt import bring_into_view, set_waiting
+
+INVITE_MARK = "#invite="
+REPLY_MARK = "#reply="
+PLAY_MARK = "#play="
+CONNECT_MARK = "#connect="
+SAME_NETWORK = ("Live play needs both devices on the same network; "
+                "links work from anywhere.")
+LIVE = "Connected live to {}: moves arrive as they are made."
+BY_LINK = "Playing {} by link: after each of your moves, send the link below."
+
+LIVE_STATE = {"link": None, "inbox": [], "draining": False, "muted": False}
+"""The page's direct connection (a peer_link.PeerLink, or None), the messages waiting to be taken,
+and whether the friend's chat is muted."""
+
+
+def parts():
+    """The friend game's texts, as every friend endpoint needs them."""
+    f = S["friend"]
+    return {"invite": f["invite"], "reply": f["reply"], "seat": f["seat"], "secret": f["secret"]}
+
+
+def other_name():
+    """The friend's name."""
+    f = S["friend"]
+    return (f.get("names") or ["", ""])[1 - f["seat"]] or "your friend"
+
+
+def page_address():
+    """This page's address, without its query or fragment."""
+    return str(window.location.origin) + str(window.location.pathname)
+
+
+def show_panel(step):
+    """Show one step of the friend panel (or none: the panel hidden)."""
+    shown("friend-panel", bool(step))
+    for name in ("friend-make", "friend-sent", "friend-invited", "friend-replied"):
+        shown(name, name == step)
+    if step:
+        q("setup").hidden = True
+        q("game").classList.add("is-setup")
+        set_waiting("setup")
+        bring_into_view(q("friend-panel"))
+
+
+def is_live():
+    """True while the direct connection is open."""
+    return LIVE_STATE["link"] is not None and LIVE_STATE["link"].is_open()
+
+
+def send(messages):
+    """Messages to the other page, over the connection if it is open."""
+    link = LIVE_STATE["link"]
+    for text in messages or []:
+        if link is not None and link.is_open():
+            link.send(text)
+
+
+def seat_table(entry, reply):
+    """Seat a friend game at the table (the engine's reply for this page's seat)."""
+    S["friend"] = {"id": entry["id"], "seat": entry["seat"], "invite": entry["invite"], "reply": entry["reply"],
+                   "secret": entry["secret"], "names": list(reply.get("names") or entry["names"])}
+    S["players"] = 2
+    S["passing"] = False
+    S["names"] = list(S["friend"]["names"])
+    S["me"] = entry["seat"]
+    S["hidden"] = False
+    S["meta"] = meta_from(reply)
+    S["meta"].update({"friend": entry["id"], "practice": False, "practice_seed": None})
+    S["slot"] = "friend"
+    S["readonly"] = False
+    friend_store.set_current(entry["id"])
+    S["game"] = None
+    show_panel("")
+    close_setup()
+    reset_table(reply["view"]["target"])
+    S["model"] = blank_model(reply["view"])
+    shown("friend-bar", True)
+    shown("practice-badge", False)
+    q("status-hand").textContent = "A game of cribbage with " + other_name()
+    q("friend-chat-log").replaceChildren()
+    say_connection()
+
+
+async def took(reply):
+    """A reply taken as the step of a flow."""
+    take(reply)
+    return True
+
+
+def settle():
+    """Nothing new for the table: offer again the decision the flow put aside (True), or, before
+    the game has started here, nothing (False)."""
+    return S["game"] is not None
+
+
+def adopt(table):
+    """A reply that moves the game on: seat it first if this page had no table yet."""
+    if S["game"] is None or S.get("slot") != "friend":
+        entry = friend_store.get(S["friend"]["id"]) or S["friend"]
+        seat_table(entry, table)
+    take(table)
+    q("friend-refused").hidden = True
+    return True
+
+
+def refuse(message):
+    """Say why something from the other side was refused."""
+    box = q("friend-refused")
+    box.textContent = "Refused: " + cap(message) + " Nothing has changed in the game."
+    box.hidden = False
+    if S["game"] is None:  # not at the table yet: say it where the player is looking
+        q("friend-replied-status").textContent = box.textContent
+        q("friend-sent-status").textContent = box.textContent
+    js.console.warn("Friend message refused:", message)
+
+
+def say_connection(reason=""):
+    """The line that says how this game is being played."""
+    if S["friend"] is None:
+        return
+    name = other_name()
+    if is_live():
+        text = LIVE.replace("{}", name)
+    elif reason:
+        text = reason + " " + BY_LINK.replace("{}", name)
+    else:
+        text = BY_LINK.replace("{}", name) + " " + SAME_NETWORK
+    q("friend-connection").textContent = text
+
+
+def show_setup_note(text):
+    """A sentence where the player is looking when no friend game is at the table."""
+    if S["game"] is None:
+        open_setup(False)
+        q("setup-message").textContent = text
+
