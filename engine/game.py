@@ -25,6 +25,9 @@ who leads the play and counts first. Two players are the standard game; three pl
 cards each, one dealt to the crib, one discard each) and four players in two partnerships
 (seats 0 and 2 against 1 and 3, five cards each, one discard each, one score per partnership)
 follow the same rules. ``scores`` is always a list by seat (partners show the same score).
+A score never passes the target: the game ends the moment a side reaches it, mid-show included,
+so points the winning move makes past it never reach the board (``on_board``). They stay in the
+``tally`` (what the cards made, by source), so a winner's tally may add up to more than its score.
 
 Phases (``state.phase``)
 ------------------------
@@ -80,7 +83,7 @@ the first deal)
   muggins claim or None
 - ``{"type": "score", "seat", "points", "reason", "source", "cards", "total"}`` plus
   ``"show": "hand"|"crib"`` for show points. Every point ever scored is one of these;
-  ``total`` is the scorer's (partnership's) score after it. Reasons: his_heels; in the play
+  ``total`` is the scorer's (partnership's) score after it, at most the target. Reasons: his_heels; in the play
   fifteen, thirty_one, pair, pair_royal, double_pair_royal, run, go, last_card; in the show one
   event per item: fifteen, pair, run, flush, nobs; muggins games add "count" (an undercount:
   the points the seat claimed, as one event; in the play too with pegging claims), "muggins"
@@ -215,6 +218,19 @@ def _skunk_kind(target: int, score: int) -> str:
     return "none"
 
 
+def on_board(score: int, target: int) -> int:
+    """A side's points as its score on the board: at most the target, where the game ends.
+
+    Every score the engine reports (``GameState.scores``, a score event's ``total``, the view's
+    and the game-over event's ``scores``) is one of these, so every screen, replay and text shows
+    the same final score.
+
+    >>> on_board(128, 121), on_board(115, 121), on_board(63, 61)
+    (121, 115, 61)
+    """
+    return target if score > target else score
+
+
 def _normalise_base_seed(seed: object) -> str | None:
     if seed is None:
         return None
@@ -335,17 +351,17 @@ class GameState:
         return [seat % 2, seat % 2 + 2] if self.players == 4 else [seat]
 
     def _side_score(self, seat: int) -> int:
+        """The seat's side's score on the board (``on_board``: at most the target)."""
         if self.players == 4:
-            return sum(self.tally[seat % 2]) + sum(self.tally[seat % 2 + 2])
-        return sum(self.tally[seat])
+            points = sum(self.tally[seat % 2]) + sum(self.tally[seat % 2 + 2])
+        else:
+            points = sum(self.tally[seat])
+        return on_board(points, self.target)
 
     @property
     def scores(self) -> list[int]:
-        """The score by seat (partners share one score)."""
-        totals = [sum(t) for t in self.tally]
-        if self.players == 4:
-            return [totals[s % 2] + totals[s % 2 + 2] for s in range(4)]
-        return totals
+        """The score by seat (partners share one score), at most the target."""
+        return [self._side_score(s) for s in range(self.players)]
 
     @property
     def winners(self) -> list[int]:

@@ -407,12 +407,12 @@ def _losers(winners: list[int], players: int) -> list[int]:
 
 
 def _final_score(scores: list[int], winner: int, players: int, target: int = 0) -> str:
-    """"121 to 100" (two sides), "121 to 100 and 95" (three players). The game ends the moment a
-    side reaches the target, so the winner's score is the target, and any points past it are
-    noted as points to spare: "121 to 100 (3 points to spare)".
+    """"121 to 100" (two sides), "121 to 100 and 95" (three players), from the scores on the
+    board (``engine.game.on_board``): the game ends the moment a side reaches the ``target``, so
+    the winner's score is the target.
 
-    >>> _final_score([63, 40], 0, 2, 61)
-    '61 to 40 (2 points to spare)'
+    >>> _final_score([61, 40], 0, 2, 61)
+    '61 to 40'
     >>> _final_score([121, 90, 80], 0, 3, 121)
     '121 to 90 and 80'
     """
@@ -420,12 +420,7 @@ def _final_score(scores: list[int], winner: int, players: int, target: int = 0) 
         others = [str(scores[(winner + 1) % 4])]
     else:
         others = [str(scores[s]) for s in range(players) if s != winner]
-    won = scores[winner]
-    spare = won - target if target and won > target else 0
-    text = f"{won - spare} to " + " and ".join(others)
-    if spare:
-        text += f" ({spare} {'point' if spare == 1 else 'points'} to spare)"
-    return text
+    return f"{scores[winner]} to " + " and ".join(others)
 
 
 def game_over_words(e: dict, seating: Seating = DEFAULT_SEATING) -> str:

@@ -77,6 +77,21 @@ def test_replay_steps_forward_and_back_through_every_event(page, problems, finis
     assert step_shown(page) == 0
 
 
+def test_the_last_step_shows_the_winner_at_the_target_not_past_it(page, problems):
+    """A game whose last count makes more than the winner needs (122 here): the replay's seats, its
+    board and its words all end at 121, as the table does."""
+    state = seated_game(seed="past-2-121-0", level="easy")
+    assert sum(state.tally[state.winner]) > 121
+    open_replay(page, share.encode(state))
+    page.keyboard.press("End")
+    assert page.get_attribute("#replay", "data-kind") == "game_over"
+    seats = [int(t) for t in page.eval_on_selector_all("[data-score-seat]", "els => els.map(e => e.textContent)")]
+    board = page.eval_on_selector_all(".crib-board-score", "els => els.map(e => +e.textContent)")
+    assert max(seats) == 121 and board == state.scores and max(board) == 121
+    say = page.inner_text("#replay-say")
+    assert f"121 to {state.scores[1 - state.winner]}" in say and "spare" not in say
+
+
 @pytest.mark.parametrize("damage, words", [
     (lambda code: code[:-4] + ("AAAA" if not code.endswith("AAAA") else "BBBB"), "changed or damaged"),
     (lambda code: code[:12], "changed or damaged|too short|ends too soon"),

@@ -348,9 +348,15 @@ def test_instant_win_mid_show(monkeypatch, pone_start, dealer_start, winner, sho
     if shows == 2:
         assert show_events[1]["seat"] == 0 and show_events[1]["total"] == 4  # 2 3 8 8 + K
     assert kinds(log)[-2:] == ["hand_end", "game_over"]
-    expected = [dealer_start + 7 + (4 if shows == 2 else 0), pone_start + 3 + 9]
-    assert state.scores == expected and state.winner == winner
+    made = [dealer_start + 7 + (4 if shows == 2 else 0), pone_start + 3 + 9]  # what the cards made
+    assert [sum(t) for t in state.tally] == made and max(made) > 121
+    # The game ends at the target: the score on the board, and every score reported, stops there.
+    expected = [min(points, 121) for points in made]
+    assert state.scores == expected and state.winner == winner and expected[winner] == 121
     assert state.show_step == shows
+    last = [e for e in log if e["type"] == "score"][-1]
+    assert last["seat"] == winner and last["total"] == 121
+    assert log[-1]["scores"] == expected and state.view(0)["scores"] == expected
 
 
 def test_show_items_are_scored_one_event_each(monkeypatch):
@@ -897,9 +903,9 @@ def test_four_player_partnerships_share_a_score():
         state.apply(rng.choice(state.legal_actions()))
         s = state.scores
         assert s[0] == s[2] and s[1] == s[3]
-        assert s[0] == sum(map(sum, state.tally[0::2]))
+        assert s[0] == min(sum(map(sum, state.tally[0::2])), 121)
     assert state.winners == sorted([state.winner, (state.winner + 2) % 4])
-    assert state.scores[state.winner] >= 121 > state.scores[(state.winner + 1) % 4]
+    assert state.scores[state.winner] == 121 > state.scores[(state.winner + 1) % 4]
 
 
 def _leaves(obj, path=()):

@@ -162,6 +162,25 @@ def test_replay_steps_hide_other_hands_until_the_hand_is_over():
     assert steps[-1]["scores"] == state.scores
 
 
+@pytest.mark.parametrize("players, target, seed", [(2, 121, "past-2-121-0"), (2, 61, "past-2-61-2"),
+                                                   (3, 121, "past-3-121-1"), (4, 61, "past-4-61-0")])
+def test_a_replay_never_shows_a_score_past_the_target(players, target, seed):
+    """A game whose last move makes more than the winner needs: its replay, every step and the
+    words of its end, shows the winner at the target, as the table does."""
+    state = seated_game(seed=seed, players=players, target=target, level="easy")
+    winners = state.winners
+    assert sum(sum(state.tally[s]) for s in winners) > target  # the last move passed the target
+    reply = json.loads(api.call("replay_game", json.dumps({"code": share.encode(state)})))["result"]
+    steps = reply["steps"]
+    assert steps == replay.replay_steps(state)
+    assert max(max(step["scores"]) for step in steps) == target
+    assert [steps[-1]["scores"][s] for s in winners] == [target] * len(winners)
+    assert steps[-1]["scores"] == state.scores
+    over = steps[-1]["say"]
+    assert f"{target} to " in over and "spare" not in over
+    assert not any(str(n) in over for n in range(target + 1, target + 30))
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_game_still_on_shows_no_computer_hand_in_its_replay(players):
     """A replay of an unfinished game shows a seat's cards only from that seat, if a person's,
