@@ -1,16 +1,19 @@
 """The deal of the day: which games count as one, a day's result as text to share, the streak.
 
 A day's game is the practice game whose seed is ``share.daily_seed_text(day)``, two players to
-121 without muggins, the person first against the strongest computer the engine has
-(``daily_level()``). Its result is shared as plain text: the day, the score, and a small
-picture in characters every font has: each side's score as a bar of twelve cells, and one mark
-per hand for who scored more in it (▲ the person, ▼ the computer, = even)::
+121 without muggins, the person first against the hard computer (``daily_level()``: the expert
+wins a little more often but thinks far longer in the browser). Its result is shared as plain
+text: the day, the score, and a small picture in characters every font has: each side's score
+(on the board, so the winner's is 121) as a bar of twenty cells, one cell for each 121/20 points
+with only 121 filling it, so the loser's bar is always the shorter; then one mark per hand for
+who scored more in it, and a line saying what the marks mean::
 
     Cribbage, deal of the day 2026-12-01
     I won 121 to 98 against the hard computer
-    Me  ████████████
-    CPU ██████████░░
+    Me  ████████████████████ 121
+    CPU ████████████████░░░░ 98
     Hands ▲▲▼▲=▼▲▲▲
+    ▲ I scored more in the hand, ▼ the computer did, = even
 
 The page keeps each day's result on the device; ``check_days`` reads that record without
 trusting it, and ``streak`` counts the days played in a row. A game counts for its day only if
@@ -28,16 +31,18 @@ DAILY_TARGET = 121
 DAILY_PLAYERS = 2
 MAX_DAYS = 400  # results kept: more than a year of days
 MARKS = {"W": "\u25b2", "L": "\u25bc", "E": "="}  # a hand: the person's, the computer's, even
-BAR_CELLS = 12
+BAR_CELLS = 20
 FULL, EMPTY = "\u2588", "\u2591"
 TITLE = "Cribbage, deal of the day "
 
 
-DAILY_LEVEL = "hard"  # the expert wins no more often against it and thinks far longer in the browser
+DAILY_LEVEL = "hard"  # the expert beats it a little more often but thinks far longer in the browser
+LEGEND = MARKS["W"] + " I scored more in the hand, " + MARKS["L"] + " the computer did, " + MARKS["E"] + " even"
 
 
 def daily_level() -> str:
-    """The computer the deal of the day plays: the strongest for the time it takes (hard)."""
+    """The computer the deal of the day plays: hard (not the expert, which is stronger but far
+    slower in the browser)."""
     return DAILY_LEVEL
 
 
@@ -122,9 +127,6 @@ def result(state: GameState) -> dict:
 
     ``{"day", "won", "scores": [mine, theirs], "hands": "WLE...", "picture", "text"}``; the page
     adds the replay link under ``text``.
-
-    >>> bar(121), bar(60), bar(0)
-    ('████████████', '██████░░░░░░', '░░░░░░░░░░░░')
     """
     day = day_of(state)
     if day is None:
@@ -135,8 +137,9 @@ def result(state: GameState) -> dict:
     for mine, theirs in hand_points(state):
         hands.append("W" if mine > theirs else ("L" if mine < theirs else "E"))
     won = state.winner == 0
-    mine, theirs = state.scores[0], state.scores[1]
-    picture = "Me  " + bar(mine) + "\nCPU " + bar(theirs) + "\nHands " + "".join(MARKS[h] for h in hands)
+    mine, theirs = state.scores[0], state.scores[1]  # on the board: the winner's is the target
+    picture = ("Me  " + bar(mine) + " " + str(mine) + "\nCPU " + bar(theirs) + " " + str(theirs)
+               + "\nHands " + "".join(MARKS[h] for h in hands) + "\n" + LEGEND)
     line = ("I won " if won else "I lost ") + str(mine) + " to " + str(theirs) + " against the " \
         + daily_level() + " computer"
     return {"day": day, "won": won, "scores": [mine, theirs], "hands": "".join(hands), "picture": picture,
@@ -144,8 +147,13 @@ def result(state: GameState) -> dict:
 
 
 def bar(score: int) -> str:
-    """A score as a bar of BAR_CELLS cells, full at 121."""
-    full = min(BAR_CELLS, (score * BAR_CELLS + DAILY_TARGET // 2) // DAILY_TARGET)
+    """A score as a bar of BAR_CELLS cells: a cell for each full 121/BAR_CELLS points, so only
+    121 fills it and any score short of it shows at least one cell less.
+
+    >>> bar(121), bar(119), bar(60), bar(0)
+    ('████████████████████', '███████████████████░', '█████████░░░░░░░░░░░', '░░░░░░░░░░░░░░░░░░░░')
+    """
+    full = min(BAR_CELLS, max(0, score) * BAR_CELLS // DAILY_TARGET)
     return FULL * full + EMPTY * (BAR_CELLS - full)
 
 

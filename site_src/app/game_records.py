@@ -26,16 +26,29 @@ except ImportError:
     stats_view = None
 
 NO_GAME = "There is no game to replay yet: deal the cards first."
-DAILY_NOTE = "The deal of the day counts in your daily results, not in the other statistics."
+DAILY_NOTE = "The deal of the day counts in your daily results, not in your other statistics."
 DAILY_PREFIX = "cribbage-daily:"
+BADGES = {True: "Deal of the day", False: "Practice game"}  # by whether the game is a deal of the day
 
 _state = {"code": None, "daily": None, "link": None}
+
+
+def is_daily_seed(seed):
+    """True for a deal of the day's seed (cribbage-daily:YYYY-MM-DD)."""
+    return isinstance(seed, str) and seed.startswith(DAILY_PREFIX)
 
 
 def is_daily_game():
     """True if the game on the table was started from a day's seed."""
     seed = S["meta"].get("practice_seed") if S["meta"] else None
-    return bool(S["meta"].get("practice")) and isinstance(seed, str) and seed.startswith(DAILY_PREFIX)
+    return bool(S["meta"].get("practice")) and is_daily_seed(seed)
+
+
+def show_badge(from_seed, daily=False):
+    """The badge by the table's status: "Deal of the day" for a day's game, "Practice game" for
+    another game from a seed, none for a game of secret seeds."""
+    q("practice-badge").textContent = BADGES[bool(from_seed and daily)]
+    shown("practice-badge", bool(from_seed))
 
 
 async def game_code():
@@ -58,6 +71,9 @@ async def finished():
     say("")
     if S["game"] is None:
         return
+    if is_daily_game():  # at once, over the practice games' note; the engine may yet refuse the day
+        q("game-over-note").textContent = DAILY_NOTE
+        shown("game-over-note", True)
     try:
         code = await game_code()
         _state["code"] = code
@@ -129,7 +145,7 @@ async def on_replay_so_far(event):
 
 
 async def on_daily(event):
-    """Start (or pick up) today's deal of the day, against the strongest computer."""
+    """Start (or pick up) today's deal of the day, against the hard computer (the engine's daily_level)."""
     rule = await bridge.call("daily_seed", {"day": records.today()})
     query = ("?seed=" + str(js.encodeURIComponent(rule["game_seed"])) + "&difficulty=" + rule["level"]
              + "&target=" + str(rule["target"]) + "&muggins=0&players=2")

@@ -10,6 +10,7 @@ import js
 from pyscript import document
 
 import bridge
+import game_records
 import score_strip
 import table_motion
 from table_state import (COMPUTER, DIFFICULTY_WORDS, HUMAN, S, board_names, board_scores, cap, card_back,
@@ -56,7 +57,7 @@ def render_status(model):
     if model["muggins"]:
         parts.append("muggins")
     q("status-hand").textContent = cap(" · ".join(parts))
-    shown("practice-badge", bool(meta.get("practice")))
+    game_records.show_badge(meta.get("practice"), game_records.is_daily_seed(meta.get("practice_seed")))
     shown("speed-row", not S["passing"])  # no computer plays in pass and play
     q("cpu-level").textContent = "(" + DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy").lower() + ")"
     opponents = "" if S["passing"] else (DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy")
@@ -127,7 +128,7 @@ def render_seat_list(model):
             backs.append(make("span", "visually-hidden", name + " holds " + str(held)
                               + (" card" if held == 1 else " cards")))
         item.append(backs)
-        points = make("span", "seat-item-score", str(min(model["scores"][seat], model["target"])))
+        points = make("span", "seat-item-score", str(model["scores"][seat]))  # on the board: at most the target
         points.setAttribute("data-score-seat", str(seat))
         item.append(points)
         box.append(item)
@@ -144,7 +145,7 @@ def render_seats(model):
     for seat, prefix in ((HUMAN, "you"), (COMPUTER, "cpu")):
         shown_seat = me if seat == HUMAN else (1 - me if S["players"] == 2 else seat)
         score = q("score-" + str(seat))
-        text = str(min(model["scores"][shown_seat], model["target"]))  # the game ends at the target
+        text = str(model["scores"][shown_seat])  # the engine's scores stop at the target
         if score.textContent != text:
             score.textContent = text
             pill = score.parentElement
@@ -435,6 +436,10 @@ def render_fair(model):
     meta = S["meta"]
     if S["friend"] is not None:
         q("fair-intro").textContent = FRIEND_FAIR
+    elif game_records.is_daily_game():
+        q("fair-intro").textContent = ("The deal of the day, from the seed \u201c" + str(meta.get("practice_seed"))
+                                       + "\u201d: every deal follows from it by a published rule, the same "
+                                       "for everyone today. " + game_records.DAILY_NOTE)
     elif meta.get("practice"):
         q("fair-intro").textContent = ("Practice game from the seed \u201c" + str(meta.get("practice_seed"))
                                        + "\u201d: every deal follows from it, so this game is not counted "

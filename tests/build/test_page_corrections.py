@@ -316,3 +316,32 @@ def test_practice_games_are_explained(site):
     assert "Practice games do not" in empty and "seed" in empty and "replay the same cards" in empty
     practice = site.section("index", "practice-games")
     assert "?seed=" in practice and "not counted in your statistics" in practice
+
+
+def _string_constant(module: str, name: str) -> str:
+    return re.search(rf'^{name} = "([^"]*)"', module, re.M).group(1)
+
+
+def test_the_deal_of_the_day_says_one_thing_about_its_computer_and_where_it_counts(site):
+    """The deal of the day is against the hard computer (the expert is stronger), is no practice
+    game, and counts in the daily results: the setup, the fair-deal page, the fair-deal panel and
+    game over say so in the same words."""
+    from engine import daily
+
+    assert daily.daily_level() == "hard"
+    records = (ROOT / "site_src" / "app" / "game_records.py").read_text(encoding="utf-8")
+    note = _string_constant(records, "DAILY_NOTE")
+    assert note == "The deal of the day counts in your daily results, not in your other statistics."
+    setup = plain(re.search(r'<p id="daily-about">.*?</p>', site.html("index"), re.S).group(0))
+    assert "against the hard computer" in setup and note in setup
+    fair = site.section("fair-deals", "daily")
+    assert "against the hard computer" in fair and note in " ".join(fair.split())
+    for text in (setup, fair, plain(site.html("index")), site.text("fair-deals")):
+        assert "strongest" not in text
+    view = (ROOT / "site_src" / "app" / "table_view.py").read_text(encoding="utf-8")
+    panel = view[view.index("game_records.is_daily_game():"):view.index("    elif meta.get(\"practice\"):\n")]
+    assert "game_records.DAILY_NOTE" in panel and "not counted" not in panel
+    assert 'BADGES = {True: "Deal of the day", False: "Practice game"}' in records
+    for module in ("table_view.py", "table_setup.py"):
+        source = (ROOT / "site_src" / "app" / module).read_text(encoding="utf-8")
+        assert 'shown("practice-badge"' not in source and "game_records.show_badge(" in source

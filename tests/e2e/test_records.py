@@ -25,6 +25,7 @@ from tests.e2e.test_game_persistence import (KEY_GAME, AWAIT_TIMEOUT_MS, nearly_
 KEY_PRACTICE = "cribbage.practice.v1"
 KEY_RECORDS = "cribbage.records.v1"
 KEY_DAILY = "cribbage.daily.v1"
+DAILY_NOTE = "The deal of the day counts in your daily results, not in your other statistics."
 LOAD_TIMEOUT_MS = 120_000
 
 
@@ -126,6 +127,11 @@ def first_daily_hand(browser, base_url) -> list[int]:
         engine_ready(page)
         wait_for_decision(page, "discard")
         assert page.locator("#practice-badge").is_visible()
+        assert page.inner_text("#practice-badge") == "Deal of the day"  # not a practice game
+        intro = page.inner_text("#fair-intro")
+        assert DAILY_NOTE in intro and "not counted" not in intro
+        assert "against the hard computer" in page.text_content("#daily-about")
+        assert DAILY_NOTE in page.text_content("#daily-about")
         cards = sorted(int(c) for c in page.eval_on_selector_all("#my-hand [data-card]",
                                                                   "els => els.map(e => e.dataset.card)"))
         watch.check()
@@ -164,8 +170,11 @@ def test_the_deal_of_the_day_shares_its_result_and_counts_the_streak(page, probl
     lines = text.split("\n")
     final = share.decode(code)
     expected = daily.result(final)
-    assert lines[:5] == expected["text"].split("\n")
-    assert lines[0] == "Cribbage, deal of the day " + today and lines[5].endswith("/replay/?code=" + code)
+    assert lines[:6] == expected["text"].split("\n")
+    assert lines[0] == "Cribbage, deal of the day " + today and lines[6].endswith("/replay/?code=" + code)
+    assert max(expected["scores"]) == 121 and lines[1].endswith(" against the hard computer")
+    assert page.inner_text("#game-over-note") == DAILY_NOTE
+    assert page.inner_text("#practice-badge") == "Deal of the day"
     page.click("#copy-daily")
     page.wait_for_function("() => document.getElementById('game-share-message').textContent !== ''")
     assert page.evaluate("() => navigator.clipboard.readText()") == text

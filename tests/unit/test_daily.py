@@ -50,12 +50,46 @@ def test_the_result_to_share_adds_up():
     assert lines[0] == "Cribbage, deal of the day 2026-12-01"
     assert lines[1] == ("I won " if result["won"] else "I lost ") + f"{state.scores[0]} to {state.scores[1]} " \
         f"against the {daily.daily_level()} computer"
-    assert lines[2:] == result["picture"].split("\n") and len(lines) == 5
-    assert lines[2] == "Me  " + daily.bar(state.scores[0]) and lines[3] == "CPU " + daily.bar(state.scores[1])
+    assert lines[2:] == result["picture"].split("\n") and len(lines) == 6
+    assert lines[2] == "Me  " + daily.bar(state.scores[0]) + f" {state.scores[0]}"
+    assert lines[3] == "CPU " + daily.bar(state.scores[1]) + f" {state.scores[1]}"
     assert lines[4] == "Hands " + "".join(daily.MARKS[h] for h in result["hands"])
+    assert lines[5] == daily.LEGEND
     assert daily.bar(max(state.scores)) == daily.FULL * daily.BAR_CELLS
     with pytest.raises(ValueError, match="not finished"):
         daily.result(play_daily(stop=5))
+
+
+def test_the_result_shows_the_winner_at_121_even_when_the_last_count_passes_it():
+    state = play_daily("2026-12-01")  # the computer's last count makes 122
+    winner = state.winner
+    assert sum(state.tally[winner]) > daily.DAILY_TARGET
+    result = daily.result(state)
+    assert result["scores"][winner] == daily.DAILY_TARGET == state.scores[winner]
+    mine, theirs = result["scores"]
+    assert result["text"].split("\n")[1].startswith(("I won " if result["won"] else "I lost ") + f"{mine} to {theirs} ")
+    assert "122" not in result["text"]
+    points = daily.hand_points(state)
+    assert [sum(p[0] for p in points), sum(p[1] for p in points)] == result["scores"]
+
+
+def test_the_bars_are_proportional_and_only_121_fills_one():
+    cells = [daily.bar(score).count(daily.FULL) for score in range(daily.DAILY_TARGET + 1)]
+    assert all(len(daily.bar(score)) == daily.BAR_CELLS for score in range(daily.DAILY_TARGET + 1))
+    assert cells[daily.DAILY_TARGET] == daily.BAR_CELLS and max(cells[:-1]) == daily.BAR_CELLS - 1
+    assert cells == sorted(cells) and cells[0] == 0
+    for score, full in enumerate(cells):  # within one cell of the score's share of the bar
+        assert abs(full - score * daily.BAR_CELLS / daily.DAILY_TARGET) < 1
+    assert daily.bar(119) != daily.bar(121) and daily.bar(100) != daily.bar(115)  # close scores differ
+
+
+def test_the_marks_of_the_hands_are_explained():
+    state = play_daily("2026-12-02")
+    lines = daily.result(state)["text"].split("\n")
+    assert lines[4].startswith("Hands ") and lines[5] == daily.LEGEND
+    for mark in daily.MARKS.values():
+        assert mark in daily.LEGEND
+    assert "I scored more" in daily.LEGEND and "the computer" in daily.LEGEND
 
 
 def test_the_endpoints_share_and_count_days():
