@@ -151,7 +151,7 @@ def _read_seats(code: object) -> tuple:
         raise _fail("it is too short")
     body, check = data[:-CHECK_BYTES], data[-CHECK_BYTES:]
     if bytes(int(sha256_hex(body)[2 * i:2 * i + 2], 16) for i in range(CHECK_BYTES)) != check:
-        raise _fail("it has been changed or damaged (its check does not match)")
+        raise CodeError("this code has been changed or damaged: its check does not match")
     if body[0] != CODE_VERSION:
         raise _fail(f"it is of version {body[0]}; this engine reads version {CODE_VERSION}")
     flags = body[1]

@@ -4,14 +4,16 @@ Part of the game page (site_src/app/game.py is its entry point; coach_view.py ow
 panel and its hints). "Review hand" asks the engine's ``review_hand`` endpoint for the hand just
 finished: the discard and each play with a choice against the best, and in muggins games the
 points the counts missed. "Game summary" asks ``review_game`` once the game is over: the points
-lost to discards, pegging and miscounts, and the costliest decisions, each with a link opening its
-cards in the calculator (the ``discard``/``dealer`` or ``hand``/``starter``/``crib`` parameters
-site_src/app/calculator.py reads).
+lost to discards, pegging and miscounts, and the costliest decisions. A discard or a count links
+to its cards in the calculator (the ``discard``/``dealer`` or ``hand``/``starter``/``crib``
+parameters site_src/app/calculator.py reads); a play links to the replay, opened at the moment
+the card was about to be laid (``at``, sharing.at_text).
 """
 
 import js
 
 import bridge
+import sharing
 from cardview import decimal
 from coach_view import COACH, WORKING, can_coach, close, names, open_panel, points, reveal, text_line, write
 from table_state import S, cap, make, seating_request
@@ -46,6 +48,10 @@ async def ask(kind, endpoint, title):
     if S["game"] != game or COACH["kind"] != kind:
         return None, started
     S["cards"].update(reply["cards"])
+    try:  # the game's code, for the links that open a play at its moment in the replay
+        COACH["code"] = (await bridge.call("share_code", {"game": game}))["code"]
+    except bridge.EngineError:
+        COACH["code"] = None
     return reply, started
 
 
@@ -107,7 +113,7 @@ def play_table(plays):
     head = make("thead")
     row = make("tr")
     for label, cls in (("Count", "num"), ("You laid", None), ("Best", None), ("Made", "num"),
-                       ("Gave away", "num"), ("Cost", "num")):
+                       ("Gave away", "num"), ("Cost", "num"), ("", None)):
         cell = make("th", cls, label)
         cell.setAttribute("scope", "col")
         row.append(cell)
@@ -126,6 +132,11 @@ def play_table(plays):
         line.append(make("td", "num", str(play["made"])))
         line.append(make("td", "num", str(play["gave"])))
         line.append(make("td", "num coach-cost", decimal(play["loss"])))
+        see = make("td")
+        link = moment_link(play)
+        if link is not None:
+            see.append(link)
+        line.append(see)
         rows.append(line)
     table.append(head, rows)
     wrap.append(table)
@@ -156,6 +167,19 @@ def calculator_link(decision):
     helper for a discard, else the hand (or the crib counted) with the starter."""
     link = make("a", "coach-calc", "Open in the calculator")
     link.href = bridge.root() + "calculator/" + calculator_query(decision)
+    return link
+
+
+def moment_link(play):
+    """A link opening the replay at the moment of a play (the table just before the card was
+    laid), or None if the game's code is not known."""
+    code = COACH.get("code")
+    if not code:
+        return None
+    link = make("a", "coach-calc", "See it in the replay")
+    seat = S["me"] if S["me"] != 0 else None
+    link.href = sharing.replay_path(code, seat=seat, at=(play["hand_number"], play["card"]))
+    link.setAttribute("aria-label", "See the play at " + str(play["count"]) + " in the replay")
     return link
 
 
@@ -218,7 +242,11 @@ def draw_summary(review):
         item = make("li")
         item.setAttribute("data-kind", decision["kind"])
         item.append(decision_line(decision))
-        if decision["kind"] != "claim":  # a card's points in the play: nothing to open in the calculator
+        if decision["kind"] == "play":  # the play at its moment in the replay, not a hand count
+            link = moment_link(decision)
+            if link is not None:
+                item.append(link)
+        elif decision["kind"] != "claim":  # a card's points in the play: nothing to open in the calculator
             item.append(calculator_link(decision))
         listing.append(item)
     body.append(listing)

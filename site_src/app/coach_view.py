@@ -42,6 +42,7 @@ COACH = {
     "save": None,      # saves the game after a hint marks it (table_flow.save, set by setup)
     "asking": False,   # a coach call is on its way
     "prepared": None,  # the game text whose hint the engine has been asked to work out
+    "code": None,      # the reviewed game's share code, for links into its replay (coach_review.py)
 }
 
 

@@ -229,6 +229,7 @@ def add_chat(who, text):
     log.appendChild(item)
     while log.children.length > CHAT_KEEP:
         log.removeChild(log.firstElementChild)
+    log.scrollTop = log.scrollHeight  # the newest line in view
 
 
 def on_mute(event):

@@ -246,7 +246,9 @@ async def accept():
     q("friend-reply-out").value = page_address() + REPLY_MARK + made["reply"]
     q("friend-replied-text").textContent = (
         "Send this reply back to " + found["name"] + ". When " + found["name"]
-        + " pastes it, the game starts here" + (" live." if request["signal"] else ", by link."))
+        + " pastes it, the game starts here" + (": live if your two devices can connect, or else by a link "
+                                                + found["name"] + " sends you." if request["signal"] else
+                                                ", by a link " + found["name"] + " sends you."))
     q("friend-replied-status").textContent = WAITING_START.replace("{}", found["name"])
     show_panel("friend-replied")
     list_games()

@@ -159,6 +159,8 @@ def setup():
     bridge.on("#friend-button", "click", on_friend_button)
     bridge.on("#friend-back", "click", on_back)
     bridge.on("#friend-decline", "click", on_back)
+    bridge.on("#friend-sent-back", "click", on_back)
+    bridge.on("#friend-replied-back", "click", on_back)
     bridge.on("#friend-make", "submit", on_make, prevent_default=True)
     bridge.on("#friend-stun", "change", on_network_change)
     bridge.on("#friend-stun-host", "change", on_network_change)

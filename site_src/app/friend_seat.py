@@ -54,6 +54,7 @@ def show_panel(step):
     if step:
         q("setup").hidden = True
         q("game").classList.add("is-setup")
+        q("status-hand").textContent = "A game of cribbage with a friend"
         set_waiting("setup")
         bring_into_view(q("friend-panel"))
 
@@ -122,7 +123,9 @@ def adopt(table):
 def refuse(message):
     """Say why something from the other side was refused."""
     box = q("friend-refused")
-    box.textContent = "Refused: " + cap(message) + " Nothing has changed in the game."
+    said = cap(message.strip())
+    box.textContent = "Refused: " + said + ("" if said.endswith((".", "!", "?")) else ".") + \
+        " Nothing has changed in the game."
     box.hidden = False
     if S["game"] is None:  # not at the table yet: say it where the player is looking
         q("friend-replied-status").textContent = box.textContent
@@ -142,6 +145,11 @@ def say_connection(reason=""):
     else:
         text = BY_LINK.replace("{}", name) + " " + SAME_NETWORK
     q("friend-connection").textContent = text
+    live = is_live()
+    shown("friend-reconnect", not live)  # connecting again is for a game going by link
+    shown("friend-chat-form", live)
+    shown("friend-phrases", live)
+    shown("friend-chat-off", not live)
 
 
 def show_setup_note(text):

@@ -149,8 +149,22 @@ async def load(code):
     by_id("share-message").textContent = ""
     window.history.replaceState(None, "", sharing.replay_path(game["code"], source(), _game["seat"], here=True))
     replay_view.start_board(game)
-    show(0, False)
+    show(moment_step(game["steps"], _game.get("at")), False)
     set_state("ready")
+
+
+def moment_step(steps, at):
+    """The step to open first: for ``at`` (hand number, card), the one just before that card was
+    laid in that hand (the moment of the decision); else, or if no such play is found, the first."""
+    if at is None:
+        return 0
+    hand_number, card = at
+    for index, step in enumerate(steps):
+        laid = step.get("laid") or []
+        if (step.get("kind") == "play" and step.get("hand_number") == hand_number and laid
+                and laid[-1][1] == card):
+            return max(0, index - 1)
+    return 0
 
 
 def on_submit(event):
@@ -257,6 +271,7 @@ def setup():
     code = params.get("code")
     seat = str(params.get("seat") or "")
     _game["seat"] = int(seat) if seat.isdigit() and len(seat) == 1 else None
+    _game["at"] = sharing.parse_at(params.get("at"))
     bridge.ui_ready()
     if code is not None and str(code).strip():
         by_id("replay-input").value = str(code)

@@ -48,12 +48,28 @@ JS = js.Function.new("""
 """)()
 
 
-def replay_path(code, source=None, seat=None, here=False):
+def replay_path(code, source=None, seat=None, here=False, at=None):
     """The replay page's address for a code, relative to this page (``here``: on the replay page
     itself). ``source`` (as ``bot-lab``) tells the replay page where the game comes from;
-    ``seat`` is the seat to see it from, if not the first person's."""
+    ``seat`` is the seat to see it from, if not the first person's; ``at`` (hand number, card)
+    opens it at the moment that card was about to be laid in that hand (see at_text)."""
     query = ("from=" + source + "&" if source else "") + ("seat=" + str(seat) + "&" if seat is not None else "")
+    if at is not None:
+        query += "at=" + at_text(*at) + "&"
     return ("" if here else bridge.root() + "replay/") + "?" + query + "code=" + str(code)
+
+
+def at_text(hand_number, card):
+    """A moment of a game in a replay address: "3.17" is hand 3, just before card 17 is laid."""
+    return str(int(hand_number)) + "." + str(int(card))
+
+
+def parse_at(text):
+    """The (hand number, card) of an ``at`` text (at_text), or None if it is not one."""
+    parts = str(text or "").split(".")
+    if len(parts) != 2 or not all(p.isdigit() and 0 < len(p) <= 3 for p in parts):
+        return None
+    return int(parts[0]), int(parts[1])
 
 
 def replay_link(code, source=None, seat=None):

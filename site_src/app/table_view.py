@@ -58,7 +58,7 @@ def render_status(model):
         parts.append("muggins")
     q("status-hand").textContent = cap(" · ".join(parts))
     game_records.show_badge(meta.get("practice"), game_records.is_daily_seed(meta.get("practice_seed")))
-    shown("speed-row", not S["passing"])  # no computer plays in pass and play
+    shown("speed-row", not S["passing"] and S["friend"] is None)  # no computer plays there
     q("cpu-level").textContent = "(" + DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy").lower() + ")"
     opponents = "" if S["passing"] else (DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy")
                                          + (" opponents" if S["players"] > 2 else " opponent") + " · ")
@@ -96,7 +96,8 @@ def render_seat_list(model):
         item = make("li", "seat-item")
         item.setAttribute("data-seat", str(seat))
         name = S["names"][seat]
-        label = make("span", "seat-item-name", name)
+        own = S["friend"] is not None and seat == S["me"]  # a friend game: this page's own seat
+        label = make("span", "seat-item-name", name + (" (you)" if own else ""))
         item.append(label)
         chips = make("span", "seat-item-chips")
         if model["hand_number"] and model["dealer"] == seat:
@@ -122,7 +123,7 @@ def render_seat_list(model):
                 backs.append(face)
             backs.append(make("span", "visually-hidden", name + (" held " + ", ".join(
                 info(card)["spoken"] for card in final) if final else " had no cards left") + " at the end"))
-        else:
+        elif not own:  # a friend game's own cards are the hand below, face up
             for _ in range(held):
                 backs.append(card_back("card-tiny"))
             backs.append(make("span", "visually-hidden", name + " holds " + str(held)

@@ -15,7 +15,8 @@ import statistics
 
 import pytest
 
-from engine import host
+from engine import host, replay
+from engine.game import from_json
 from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
 from tests.e2e.test_game_persistence import nearly_finished_game, saved_envelope
 from tests.e2e.test_game_play import lay
@@ -243,6 +244,10 @@ def test_the_review_after_a_hand_in_a_muggins_game(plain_page):
     assert costs == [f"{d['loss']:.2f}" for d in plays]
     made = page.eval_on_selector_all("#coach .coach-plays tbody tr", "rows => rows.map(r => [r.children[3].textContent, r.children[4].textContent])")
     assert made == [[str(d["made"]), str(d["gave"])] for d in plays]
+    moments = page.eval_on_selector_all("#coach .coach-plays tbody tr a", "links => links.map(a => a.href)")
+    assert len(moments) == len(plays)
+    for decision, href in zip(plays, moments):
+        assert "/replay/?" in href and f"at={decision['hand_number']}.{decision['card']}&code=" in href
     counts = [d for d in expected["decisions"] if d["kind"] == "count"]
     assert counts and page.locator("#coach .coach-count").count() == len(counts)
     for decision, shown in zip(counts, page.locator("#coach .coach-count").all()):
@@ -305,10 +310,35 @@ def test_the_game_summary_and_the_statistics_mark(hinted_page):
         assert item.get_attribute("data-kind") == decision["kind"]
         assert item.inner_text().startswith(f"Hand {decision['hand_number']}: ")
         assert f"{decision['loss']:.2f}" in item.inner_text()
-    first = expected["worst"][0]
-    href = items.first.locator("a").get_attribute("href")
-    assert "calculator/?" in href
-    items.first.locator("a").click()
+    for decision, item in zip(expected["worst"], items.all()):
+        links = item.locator("a")
+        if decision["kind"] == "play":  # a play opens the replay at its moment, not a hand count
+            assert f"at={decision['hand_number']}.{decision['card']}&" in links.get_attribute("href")
+            assert "replay/?" in links.get_attribute("href")
+        elif decision["kind"] != "claim":
+            assert "calculator/?" in links.get_attribute("href")
+    plays = [(d, item) for d, item in zip(expected["worst"], items.all()) if d["kind"] == "play"]
+    if plays:
+        decision, item = plays[0]
+        item.locator("a").click()
+        page.wait_for_url("**/replay/**")
+        page.wait_for_selector("#replay[data-state='ready']", state="attached", timeout=60_000)
+        steps = replay.replay_steps(from_json(final))
+        at = int(page.get_attribute("#replay", "data-step"))
+        after = steps[at + 1]
+        assert after["kind"] == "play" and after["hand_number"] == decision["hand_number"]
+        assert after["laid"][-1][1] == decision["card"]
+        page.go_back()
+        engine_ready(page)
+        assert wait_decision(page) == "over"
+        page.click("#summary-button")
+        wait_panel(page, "summary")
+        items = page.locator("#coach .coach-worst li")
+    counted_ones = [(d, item) for d, item in zip(expected["worst"], items.all()) if d["kind"] not in ("play", "claim")]
+    if not counted_ones:
+        return
+    first, item = counted_ones[0]
+    item.locator("a").click()
     page.wait_for_url("**/calculator/**")
     ui_ready(page)
     engine_ready(page)
