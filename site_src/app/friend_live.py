@@ -22,6 +22,7 @@ from table_state import S, make, q, shown
 CHAT_KEEP = 50
 HOLD_AT = ("next", "go")  # stops the player clicks past: the friend's next move waits for the click
 CHAT_MARK = '"t":"chat"'  # how a chat line looks on its way (the engine checks what it really is)
+SEND_FIRST = "Send the link below."  # before "Waiting for Bob to discard…" when the game goes by link
 ANSWER_CODE = "1a"  # how an answer's connection code starts (peer_sdp: its version, then "a")
 NO_OFFER = ("That code answers a connection code this page has not made, or has already used: "
             "press Connect live for a new one.")
@@ -136,6 +137,9 @@ async def on_friend_turn():
     q("friend-move-link").value = page_address() + PLAY_MARK + code["code"]
     q("friend-send-text").textContent = "Send this link to " + other_name() + ": it holds your move."
     shown("friend-send", True)
+    prompt = q("prompt")
+    if S["waiting"] == "friend" and not str(prompt.textContent).startswith(SEND_FIRST):
+        prompt.textContent = SEND_FIRST + " " + str(prompt.textContent)
 
 
 def on_reconnect(event):

@@ -385,7 +385,7 @@ async def finish():
     q("game-over").setAttribute("data-result", "won" if won else "lost")
     meta = S["meta"]
     practice = bool(meta.get("practice")) and S["friend"] is None
-    note = "Practice games are not counted in your statistics." if practice else ""
+    note = "Practice games are not counted in your statistics." if practice and not game_records.is_daily_game() else ""
     if is_multi() and not practice:
         note = ("Pass-and-play games are not counted in your statistics." if S["passing"] else
                 "Only two-player games against the computer are counted in your statistics.")

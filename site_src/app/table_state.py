@@ -100,10 +100,8 @@ def board_names():
 
 
 def board_scores(scores):
-    """The scores for the board's tracks, at most the target (the game ends there: points past
-    it are only noted, as points to spare)."""
-    target = S["model"]["target"] if S["model"] is not None else 121
-    return [min(score, target) for score in (scores[:2] if S["players"] == 4 else scores)]
+    """The scores for the board's tracks: one per side (the engine's scores stop at the target)."""
+    return list(scores[:2] if S["players"] == 4 else scores)
 
 
 def whose(seat, capital=True):
