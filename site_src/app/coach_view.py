@@ -19,6 +19,7 @@ the table sets the performance mark "hint-shown".
 
 import js
 from pyscript import document
+from pyscript.ffi import create_proxy
 
 import bridge
 import cardview
@@ -43,6 +44,7 @@ COACH = {
     "asking": False,   # a coach call is on its way
     "prepared": None,  # the game text whose hint the engine has been asked to work out
     "code": None,      # the reviewed game's share code, for links into its replay (coach_review.py)
+    "listeners": [],   # event proxies kept alive for the page's lifetime
 }
 
 
@@ -126,10 +128,25 @@ def light(cards):
         render_hand(S["model"])
 
 
+def mark_scroll(event=None):
+    """Mark each of the panel's tables that is wider than the panel with the side that has more
+    to see (data-more: left, right or both; coach.css fades that edge), or none."""
+    for wrap in cardview.elements(q("coach"), ".coach-table-wrap"):
+        hidden = wrap.scrollWidth - wrap.clientWidth
+        left = wrap.scrollLeft > 1
+        right = wrap.scrollLeft < hidden - 1
+        more = "both" if left and right else ("left" if left else ("right" if right else ""))
+        if more:
+            wrap.setAttribute("data-more", more)
+        else:
+            wrap.removeAttribute("data-more")
+
+
 def reveal(panel_start):
     """The answer is drawn: note how long it took and keep the panel in view."""
     elapsed = int(js.performance.now() - panel_start)
     q("coach").setAttribute("data-ms", str(elapsed))
+    mark_scroll()
     box = q("coach").getBoundingClientRect()
     if box.bottom > js.window.innerHeight or box.top < 0:
         q("coach").scrollIntoView(False)
@@ -319,3 +336,8 @@ def setup(save):
     bridge.on("#hint-button", "click", on_hint)
     bridge.on("#coach-close", "click", close)
     bridge.on(document, "keydown", on_key)
+    scrolled = create_proxy(mark_scroll)  # scroll does not bubble: caught on its way down
+    resized = create_proxy(mark_scroll)
+    COACH["listeners"] = [scrolled, resized]
+    q("coach").addEventListener("scroll", scrolled, True)
+    js.window.addEventListener("resize", resized)

@@ -39,6 +39,8 @@ NEEDED = {
     "next": [".show-block .show-title", ".show-block .show-cards", "#next-button", "#callout"],
     "over": ["#game-over-title", "#game-over-detail", "#again-button"],
     "pass": ["#pass-title", "#pass-button"],
+    "show4": [".show-block .show-title", ".show-block .show-cards", "#seat-list .seat-item-score", "#next-button",
+              "#callout"],
 }
 """For each decision, the parts of the table it needs (every visible match of each selector)."""
 
@@ -76,7 +78,7 @@ def check_in_view(page, kind: str, size: tuple[int, int]) -> None:
     """The parts decision ``kind`` needs are inside the window, apart, with no sideways scroll."""
     width, height = size
     selectors = list(NEEDED[kind])
-    if kind in ("discard", "play", "go", "next"):
+    if kind in ("discard", "play", "go", "next", "show4"):
         selectors.append("#board svg" if width > WIDE else "#score-strip")
     page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')", timeout=5_000)
     page.wait_for_timeout(250)  # let the last card and peg settle
@@ -160,3 +162,107 @@ def test_every_phase_stays_in_the_window(sized_page):
     engine_ready(page)
     assert wait_decision(page) == "pass"
     check_in_view(page, "pass", size)
+
+
+TAGS_CLEAR = """() => {
+    const items = [...document.querySelectorAll('#laid .laid-item')];
+    const clash = [];
+    items.forEach((item, i) => {
+        const tag = item.querySelector('.laid-by');
+        if (!tag) return;
+        const a = tag.getBoundingClientRect();
+        items.forEach((other, j) => {
+            if (i === j) return;
+            for (const part of other.querySelectorAll('.pcard, .laid-by')) {
+                const b = part.getBoundingClientRect();
+                const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+                const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+                if (w > 0.5 && h > 0.5) clash.push(tag.textContent + ' under item ' + j + ' (' + w.toFixed(1) + ' px)');
+            }
+        });
+    });
+    return clash;
+}"""
+"""Each card's owner tag in the play is clear of every other laid card and tag."""
+
+
+def touch_page(browser, base_url, size, settings):
+    """A fresh context at ``size`` with these settings: a touch screen below 500 px."""
+    width, height = size
+    touch = width < 500
+    context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height},
+                                  has_touch=touch, is_mobile=touch, service_workers="block")
+    context.add_init_script(f"localStorage.setItem({json.dumps(KEY_SETTINGS)}, {json.dumps(json.dumps(settings))});")
+    return context, context.new_page()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["1280x720", "390x844"])
+def test_four_players_name_tags_stand_clear_and_the_show_fits_a_laptop(browser, base_url, size):
+    context, page = touch_page(browser, base_url, size, SETTINGS)
+    watch = PageProblems(page)
+    try:
+        play_four_to_the_show(page, size)
+    finally:
+        context.close()
+    watch.check()
+
+
+def play_four_to_the_show(page, size):
+    page.goto("/?seed=four-1&players=4&target=61")
+    ui_ready(page)
+    engine_ready(page)
+    kind = wait_decision(page)
+    tagged = 0
+    while kind != "next":
+        if kind in ("play", "go") and page.locator("#laid .laid-by").count() >= 2:
+            page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')",
+                                   timeout=5_000)
+            clash = page.evaluate(TAGS_CLEAR)
+            assert not clash, f"{size}: {clash}"
+            tagged += 1
+        if kind == "discard":
+            page.locator("#my-hand button[data-card]").nth(0).click()
+            before = turn(page)
+            page.click("#throw-button")
+        else:
+            before = move(page, kind)
+        kind = wait_decision(page, before)
+    assert tagged >= 2
+    if size == (1280, 720):
+        assert page.locator(".show-block").count() == 5
+        check_in_view(page, "show4", size)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)], ids=["390x844", "360x740"])
+def test_the_cut_pills_and_a_discard_hint_on_a_phone(browser, base_url, size):
+    context, page = touch_page(browser, base_url, size, {**SETTINGS, "hints": True})
+    watch = PageProblems(page)
+    try:
+        page.goto(f"/?seed={SEED}&target=61")
+        ui_ready(page)
+        engine_ready(page)
+        assert wait_decision(page) == "discard"
+        pills = page.eval_on_selector_all("#laid .cut-item .laid-by", """els => els.map(e => {
+            const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; })""")
+        assert len(pills) == 2
+        (a, b) = pills
+        apart = max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
+        assert apart >= 2, f"the cut pills touch: {pills}"
+        page.tap("#hint-button")
+        page.wait_for_selector("#coach[data-kind='hint'] .coach-table-wrap tbody tr", timeout=30_000)
+        wrap = page.locator("#coach .coach-table-wrap")
+        sizes = wrap.evaluate("(el) => ({scroll: el.scrollWidth, client: el.clientWidth})")
+        if sizes["scroll"] > sizes["client"] + 1:
+            # Wider than the panel: the edge with more to see says so, and the sign follows the scroll.
+            assert wrap.get_attribute("data-more") == "right", sizes
+            assert wrap.evaluate("(el) => getComputedStyle(el).maskImage || getComputedStyle(el).webkitMaskImage") != "none"
+            wrap.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
+            page.wait_for_function("document.querySelector('#coach .coach-table-wrap').dataset.more === 'left'",
+                                   timeout=5_000)
+        else:
+            assert wrap.get_attribute("data-more") is None
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"fit-hint-{size[0]}x{size[1]}.png"))
+    finally:
+        context.close()
+    watch.check()
