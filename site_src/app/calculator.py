@@ -24,6 +24,8 @@ KIND_NAMES = {"fifteen": "Fifteen", "pair": "Pair", "flush": "Flush", "nobs": "H
 RUN_NAMES = {3: "Run of three", 4: "Run of four", 5: "Run of five"}
 NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six"]
 COUNTED_MARK = "hand-counted"
+REVEAL_PX = 220  # how much of an answer must be in the window once the cards are complete
+MARGIN_PX = 8    # left above it when the page scrolls to it
 
 
 def by_id(name):
@@ -92,7 +94,7 @@ class Tool:
         self.input.value = " ".join(names)
         self.set_message("")
         if picker.is_complete():
-            self.start(self.request(picker.cards))
+            self.start(self.request(picker.cards), reveal=True)
             return
         self.seq += 1  # a reply still on its way is no longer wanted
         left = self.WANT - len(names)
@@ -116,18 +118,27 @@ class Tool:
         names = cardview.quick_names(text)
         if names is not None and len(names) == self.WANT:
             self.picker.set_cards(names, notify=False)
-        self.start(self.typed_request(text))
+        self.start(self.typed_request(text), reveal=True)
 
-    def start(self, request):
+    def start(self, request, reveal=False):
         """Ask the engine in the background and say "counting…"; a later request supersedes it.
+        ``reveal``: the person completed the cards, so the answer is brought into the window.
 
         Requests are numbered here, in the order the player made them, not when their tasks run.
         """
         self.seq += 1
         self.set_state("counting", self.WORKING_NOTE)
-        bridge.launch(self.run(request, self.seq, self.input.value))
+        bridge.launch(self.run(request, self.seq, self.input.value, reveal))
 
-    async def run(self, request, seq, typed):
+    def bring_into_view(self):
+        """Scroll the least that shows the start of the answer (on a phone it is below the picker)."""
+        box = self.result.getBoundingClientRect()
+        height = window.innerHeight
+        if box.top >= 0 and box.top + min(box.height, REVEAL_PX) <= height:
+            return
+        window.scrollBy(0, box.top - MARGIN_PX)
+
+    async def run(self, request, seq, typed, reveal=False):
         """Wait for the engine's reply to request number ``seq``; show it if it is still wanted."""
         try:
             reply = await bridge.call(self.ENDPOINT, request)
@@ -153,6 +164,8 @@ class Tool:
         self.render(reply)
         self.set_state("done")
         show(self.output, True)
+        if reveal:
+            self.bring_into_view()
 
     def set_query(self, query):
         """Remember this tool's part of the address and rewrite the address."""

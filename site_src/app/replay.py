@@ -150,6 +150,7 @@ async def load(code):
     window.history.replaceState(None, "", sharing.replay_path(game["code"], source(), _game["seat"], here=True))
     replay_view.start_board(game)
     show(moment_step(game["steps"], _game.get("at")), False)
+    replay_view.bring_into_view()
     set_state("ready")
 
 

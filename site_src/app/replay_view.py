@@ -7,7 +7,7 @@ the count, the hands counted so far this hand, the words said, and the pegs on t
 decides nothing and calls no engine; text reaches the page through ``textContent`` only.
 """
 
-from pyscript import document
+from pyscript import document, window
 
 import board
 from cardview import make
@@ -216,3 +216,18 @@ def draw(game, index, animate=True):
     panel.setAttribute("data-kind", step["kind"])
     panel.setAttribute("data-hand", str(step["hand_number"]))
     board.set_scores(board_scores(game, step["scores"]), animate, backs=board_scores(game, step["backs"]))
+
+
+def bring_into_view():
+    """A game just opened: scroll the least that puts the table and what was said of its step in
+    the window (a phone, a laptop: the form and the page's title above them scroll away)."""
+    table = by_id("replay-table").getBoundingClientRect()
+    say = by_id("replay-say").getBoundingClientRect()
+    height = window.innerHeight
+    controls = document.querySelector(".replay-controls").getBoundingClientRect().height
+    if table.top >= 0 and say.bottom <= height - controls:
+        return
+    top = by_id("replay-summary").getBoundingClientRect().top
+    if say.bottom - top > height - controls:  # all of it cannot fit: the table from its top
+        top = table.top
+    window.scrollBy(0, top - 6)
