@@ -391,9 +391,10 @@ def _replayed(state, viewer=None) -> dict:
 @endpoint
 def share_code(request: dict) -> dict:
     """The code of a saved ``game`` (its JSON text): ``{"code", "length"}``."""
-    from engine import record, share
+    from engine import share
+    from engine.game import from_json
 
-    state = record.from_json(request["game"])
+    state = from_json(request["game"])
     code = share.encode(state)
     return {"code": code, "length": len(code)}
 
@@ -405,12 +406,13 @@ def replay_game(request: dict) -> dict:
     ``seat`` (optional) is the seat it is seen from: its cards face up, at the bottom of the
     table (by default the first person's seat, else seat 0; a bot lab game's from the bot's).
     A game not yet over is seen only from a person's seat (``_replayed``)."""
-    from engine import record, share
+    from engine import share
+    from engine.game import from_json
 
     if "code" in request:
         state = share.decode(request["code"])
     else:
-        state = record.from_json(request["game"])
+        state = from_json(request["game"])
     seat = request.get("seat")
     if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
         raise ValueError("not a seat of this game: " + str(seat)[:8])
@@ -447,9 +449,10 @@ def daily_result(request: dict) -> dict:
     engine/daily.py's result with the game's ``code``. ``started`` is the day (YYYY-MM-DD) the
     page started the game: a game started on another day than its deal's counts for none, and
     is refused with the reason (``daily.counted_day``)."""
-    from engine import daily, record, share
+    from engine import daily, share
+    from engine.game import from_json
 
-    state = record.from_json(request["game"])
+    state = from_json(request["game"])
     reply = daily.result(state)
     reason = daily.not_counted_reason(state, request.get("started"))
     if reason is not None:

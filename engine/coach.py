@@ -25,7 +25,8 @@ against the best one by those measures, in expected points; it is never negative
 from engine.analysis import discard_options
 from engine.cards import CARD_NAMES, CARD_SPOKEN, RANK_OF, VALUE_OF
 from engine.compat import Memo, round_to
-from engine.game import PERSON, GameState, new_game
+from engine.game import PERSON, GameState
+from engine.record import replay_moves, restart
 from engine.messages import quoted
 from engine.players import HardPlayer, owns_crib, peg_points, unseen_cards
 from engine.scoring import MAX_COUNT, score_play, score_show
@@ -145,37 +146,34 @@ def _decisions(state: GameState, seat: int, hand_number: "int | None" = None) ->
     actions: each ``{"view", "action", "made", "gave", "dealt", "kept"}``, where ``made`` is the
     pegging its own action scored for its side, ``gave`` what the next other seat's action
     scored for the other side(s) straight after, and ``dealt``/``kept`` its cards that hand."""
-    replayed = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins,
-                        players=state.players, seats=list(state.seats), names=state.names,
-                        peg_claims=state.peg_claims)
+    replayed = restart(state)
     side = replayed.side_of(seat)
     found = []
     waiting = None  # the seat's last play, until another seat's action answers it
     dealt, kept = {}, {}
-    for actions in [h["actions"] for h in state.history] + [state.actions]:
-        for action in actions:
-            number, actor = replayed.hand_number, replayed.to_act
-            mine = actor == seat and (hand_number is None or number == hand_number)
-            if mine:
-                view = replayed.view(seat)
-                if action["type"] == "discard":
-                    dealt[number] = sorted(view["hand"])
-                    kept[number] = sorted(c for c in view["hand"] if c not in action["cards"])
-                found.append({"view": view, "action": action, "made": 0, "gave": 0})
-            events = replayed.apply(action)
-            pegged = [(e["seat"], e["points"]) for e in events
-                      if e["type"] == "score" and e["source"] == "pegging"]
-            if mine:
-                found[-1]["made"] = sum(p for who, p in pegged if replayed.side_of(who) == side)
-                if action["type"] == "claim" and waiting is not None:
-                    waiting["made"] += found[-1]["made"]  # a claimed card scores with its claim
-                else:
-                    waiting = found[-1] if action["type"] == "play" else None
-            elif waiting is not None and actor != seat:
-                if replayed.side_of(actor) != side:
-                    waiting["gave"] += sum(p for who, p in pegged if replayed.side_of(who) != side)
-                if not (action["type"] == "play" and replayed.phase == "claim"):
-                    waiting = None  # the answer is complete (a claimed card once its claim is in)
+    for move in replay_moves(state, replayed):
+        action = move.action
+        number, actor = replayed.hand_number, replayed.to_act
+        mine = actor == seat and (hand_number is None or number == hand_number)
+        if mine:
+            view = replayed.view(seat)
+            if action["type"] == "discard":
+                dealt[number] = sorted(view["hand"])
+                kept[number] = sorted(c for c in view["hand"] if c not in action["cards"])
+            found.append({"view": view, "action": action, "made": 0, "gave": 0})
+        pegged = [(e["seat"], e["points"]) for e in move.apply()
+                  if e["type"] == "score" and e["source"] == "pegging"]
+        if mine:
+            found[-1]["made"] = sum(p for who, p in pegged if replayed.side_of(who) == side)
+            if action["type"] == "claim" and waiting is not None:
+                waiting["made"] += found[-1]["made"]  # a claimed card scores with its claim
+            else:
+                waiting = found[-1] if action["type"] == "play" else None
+        elif waiting is not None and actor != seat:
+            if replayed.side_of(actor) != side:
+                waiting["gave"] += sum(p for who, p in pegged if replayed.side_of(who) != side)
+            if not (action["type"] == "play" and replayed.phase == "claim"):
+                waiting = None  # the answer is complete (a claimed card once its claim is in)
     for decision in found:
         number = decision["view"]["hand_number"]
         decision["dealt"], decision["kept"] = dealt.get(number, []), kept.get(number, [])

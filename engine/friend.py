@@ -43,6 +43,7 @@ import json
 from binascii import a2b_base64, b2a_base64
 
 from engine import fairdeal, share
+from engine.record import all_actions, replay_moves
 from engine.compat import canonical_json
 from engine.game import PERSON, TARGETS, GameState, IllegalActionError, new_game
 from engine.messages import visible_text
@@ -212,15 +213,6 @@ def start(invite: dict, reply: dict, inviter_secret: str) -> GameState:
 # --- moves ------------------------------------------------------------------------------------
 
 
-def moves(state: GameState) -> list:
-    """Every action of the game so far, in order."""
-    out = []
-    for hand in state.history:
-        out.extend(hand["actions"])
-    out.extend(state.actions)
-    return out
-
-
 def play_forced(state: GameState) -> list:
     """Make every move that leaves no choice, for either seat; return their events."""
     events = []
@@ -329,7 +321,7 @@ def receive_act(state: GameState, me: int, message: dict) -> "list | None":
     """The other seat's move from an ``act`` message applied to ``state``: its events, or None
     when this side holds the move already; FriendError when it cannot be taken (the game is
     left as it was)."""
-    held = moves(state)
+    held = all_actions(state)
     n = message["n"]
     if n < len(held):
         if _same_action(held[n], message["a"]):
@@ -378,7 +370,7 @@ def catch_up(state: GameState, me: int, theirs: GameState) -> "list | None":
     move for this side's seat that this side did not make."""
     if (theirs.target, theirs.muggins, theirs.names) != (state.target, state.muggins, state.names):
         raise FriendError("The link's game has other rules or players than this one.")
-    held, sent = moves(state), moves(theirs)
+    held, sent = all_actions(state), all_actions(theirs)
     if len(sent) < len(held):
         if all(_same_action(h, s) for h, s in zip(held, sent)):
             return None
@@ -387,12 +379,9 @@ def catch_up(state: GameState, me: int, theirs: GameState) -> "list | None":
         raise FriendError("The link's game does not match the game as this side has it.")
     if len(sent) == len(held):
         return None
-    replayed = new_game(seed=theirs.base_seed, target=theirs.target, muggins=theirs.muggins, players=2,
-                        seats=[PERSON, PERSON], names=theirs.names)
-    for k, action in enumerate(sent):  # checked in full before this side's game changes at all
-        if k >= len(held) and replayed.to_act == me and len(replayed.legal_actions()) != 1:
+    for k, move in enumerate(replay_moves(theirs)):  # checked in full before this side's game changes
+        if k >= len(held) and move.game.to_act == me and len(move.game.legal_actions()) != 1:
             raise FriendError("The link holds a move of yours that you did not make.")
-        replayed.apply(dict(action))
     events = []
     for action in sent[len(held):]:
         events.extend(state.apply(dict(action)))

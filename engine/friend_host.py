@@ -19,6 +19,7 @@ its seat, its own secret and the game's JSON (null until both secrets are known)
 
 from engine import friend, host
 from engine.narration import Seating
+from engine.record import all_actions
 
 FriendError = friend.FriendError
 
@@ -52,7 +53,7 @@ def table_reply(state, events: list, seat: int) -> dict:
     answer = host.reply(state, events, Seating.of(state, seat), seat)
     if not state.is_over and state.to_act != seat:
         answer["awaiting"] = "friend"
-    answer["moves"] = len(friend.moves(state))
+    answer["moves"] = len(all_actions(state))
     answer["friend"] = {"seat": seat, "turn": friend.describe(state, seat)}
     return answer
 
@@ -120,10 +121,10 @@ def move(request: dict) -> dict:
     seat = _seat(request)
     _text(request, "game")
     state = host.held_game(request)
-    before = len(friend.moves(state))
+    before = len(all_actions(state))
     action = request.get("action")
     events = friend.apply_move(state, seat, action)
-    sent = friend.moves(state)[before]
+    sent = all_actions(state)[before]
     answer = table_reply(state, events, seat)
     answer["send"] = [friend.act_message(friend.game_id(_commit(request)), before, sent)]
     return answer
@@ -137,7 +138,7 @@ def hello(request: dict) -> dict:
     """The message that opens a connection, for the page's game as it stands."""
     found, answer, seat, secrets = _parts(request)
     game = request.get("game")
-    count = 0 if not isinstance(game, str) else len(friend.moves(host.held_game(request)))
+    count = 0 if not isinstance(game, str) else len(all_actions(host.held_game(request)))
     return {"send": [friend.hello_message(found["id"], count, secrets[0] if seat == 0 else None)]}
 
 
@@ -167,14 +168,14 @@ def receive(request: dict) -> dict:
                 out["table"] = table_reply(state, list(state.start_events), seat)
             elif seat == 1:
                 raise FriendError(f"{found['name']}'s first message lacks the secret the deal needs.")
-        if state is not None and message["n"] < len(friend.moves(state)):
+        if state is not None and message["n"] < len(all_actions(state)):
             out["send"].append(friend.sync_message(found["id"], state))
         return out
     if kind == "act":
         if state is None:
             raise FriendError("A move arrived before the game started.")
-        if message["n"] > len(friend.moves(state)):  # moves were lost on the way: ask for the game
-            out["send"].append(friend.hello_message(found["id"], len(friend.moves(state)),
+        if message["n"] > len(all_actions(state)):  # moves were lost on the way: ask for the game
+            out["send"].append(friend.hello_message(found["id"], len(all_actions(state)),
                                                     secrets[0] if seat == 0 else None))
             return out
         events = friend.receive_act(state, seat, message)
@@ -231,4 +232,4 @@ def code_id(request: dict) -> dict:
     if not friend.fairdeal.is_normal_seed(inviter):
         raise FriendError("This link is not a friend game's.")
     return {"id": friend.game_id(friend.commitment(inviter)), "names": theirs.names,
-            "moves": len(friend.moves(theirs))}
+            "moves": len(all_actions(theirs))}

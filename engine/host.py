@@ -28,8 +28,7 @@ from engine.game import MAX_SEED_TEXT, PERSON, PLAYER_COUNTS, TARGETS, GameState
 from engine.messages import quoted, visible_text
 from engine.narration import (DEFAULT_SEATING, HUMAN, Seating, card_info, display_order, dress_show, event_cards,
                               game_over_words, narrate, result, view_cards)
-from engine.players import PLAYER_NAMES, get_player
-from engine.record import COMPUTER_SEED
+from engine.players import PLAYER_NAMES
 
 DIFFICULTIES = PLAYER_NAMES
 
@@ -250,12 +249,10 @@ def said(state: GameState, seating: Seating = DEFAULT_SEATING, seat: int = HUMAN
     >>> lines[-1].startswith("Your six cards")
     True
     """
-    game = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins, players=state.players,
-                    seats=list(state.seats), names=state.names, peg_claims=state.peg_claims)
+    game = record.restart(state)
     events = list(game.start_events)
-    for actions in [hand["actions"] for hand in state.history] + [state.actions]:
-        for action in actions:
-            events.extend(game.apply(action))
+    for move in record.replay_moves(state, game):
+        events.extend(move.apply())
     mine = [e for e in events if "visible_to" not in e] if seating.passing else events_for(seat, events)
     return [e["say"] for e in narrate(mine, seating) if e["say"]]
 
@@ -291,9 +288,7 @@ def computer_move(request: dict) -> dict:
     level = state.seats[seat]
     if level == PERSON:
         raise ValueError("It is your turn, not the computer's.")
-    view = state.view(seat)
-    action = get_player(level, seed=COMPUTER_SEED).choose(view, view["legal_actions"])
-    events = state.apply(action)
+    events = state.apply(record.computer_action(state))
     return reply(state, events, Seating.of(state), _seat(request, state))
 
 

@@ -13,8 +13,9 @@ views in turn.
 True
 """
 
-from engine.game import PERSON, GameState, new_game
+from engine.game import PERSON, GameState
 from engine.players import get_player
+from engine.record import replay_moves
 
 LAB_LEVELS = ("easy", "hard")  # the computers the bot lab's page plays a bot against
 SECOND_SEED = "{}:second"  # the seed of the second-named player of a match game, from the game's seed
@@ -26,24 +27,20 @@ def lab_opponent(state: GameState) -> "tuple | None":
     other being the bot; else None."""
     if not (state.players == 2 and state.practice and state.is_over and list(state.seats) == [PERSON, PERSON]):
         return None
-    replayed = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins, seats=[PERSON, PERSON],
-                        names=state.names)
     seed = SECOND_SEED.format(state.base_seed)
     candidates = {(seat, level): get_player(level, seed=seed) for seat in (0, 1) for level in LAB_LEVELS}
-    for actions in [h["actions"] for h in state.history] + [state.actions]:
-        for action in actions:
-            seat = replayed.to_act
-            view = None
-            for key in sorted(candidates):
-                if key[0] != seat:
-                    continue
-                if view is None:
-                    view = replayed.view(seat)
-                if candidates[key].choose(view, view["legal_actions"]) != action:
-                    del candidates[key]
-            if not candidates:
-                return None
-            replayed.apply(action)
+    for move in replay_moves(state):
+        seat = move.game.to_act
+        view = None
+        for key in sorted(candidates):
+            if key[0] != seat:
+                continue
+            if view is None:
+                view = move.game.view(seat)
+            if candidates[key].choose(view, view["legal_actions"]) != move.action:
+                del candidates[key]
+        if not candidates:
+            return None
     proven = sorted(candidates)
     if len(proven) != 1:
         return None

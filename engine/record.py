@@ -56,6 +56,75 @@ OPTIONAL_KEYS = ("hinted", "peg_claims")  # written only when true, so older rec
 HAND_KEYS = ("commitment", "actions")
 
 
+_SEATED: dict = {}  # level -> the seated computer of that level (its decisions depend on its view only)
+
+
+def computer_action(state: GameState) -> dict:
+    """The action the computer seated at the seat to act takes: what ``get_player(level,
+    COMPUTER_SEED)`` chooses from that seat's view, as the table, the records and the codes have it.
+
+    >>> from engine.game import new_game
+    >>> game = new_game(seed="seated-doc", seats=["easy", "person"])
+    >>> computer_action(game)["type"]
+    'discard'
+    """
+    level = state.seats[state.to_act]
+    if level not in _SEATED:
+        _SEATED[level] = get_player(level, seed=COMPUTER_SEED)
+    view = state.view(state.to_act)
+    return _SEATED[level].choose(view, view["legal_actions"])
+
+
+def restart(state: GameState) -> GameState:
+    """The game dealt again from its seed, with its rules, seats and names, before any action."""
+    return new_game(seed=state.base_seed, target=state.target, muggins=state.muggins, players=state.players,
+                    seats=list(state.seats), names=state.names, peg_claims=state.peg_claims)
+
+
+def all_actions(state: GameState) -> list:
+    """Every action of the game so far, in order (the finished hands', then the current one's)."""
+    out = []
+    for hand in state.history:
+        out.extend(hand["actions"])
+    out.extend(state.actions)
+    return out
+
+
+class Move:
+    """One action of a game being replayed (``replay_moves``): ``game`` as it stands before the
+    action, and ``apply()``, which applies it (once) and returns the events it made."""
+
+    def __init__(self, game: GameState, action: dict) -> None:
+        self.game = game
+        self.action = action
+        self.events: "list | None" = None
+
+    def apply(self) -> list:
+        """Apply the action (if not yet applied) and return its events."""
+        if self.events is None:
+            self.events = self.game.apply(self.action)
+        return self.events
+
+
+def replay_moves(state: GameState, game: "GameState | None" = None):
+    """Replay ``state`` from its seed (on ``game``, by default ``restart(state)``): yields a Move
+    for each of its actions in order, the replayed game as it stands before that action. One game
+    object is moved on: read ``move.game`` before ``move.apply()``; an action the loop did not
+    apply is applied before the next one is yielded.
+
+    >>> from engine.game import new_game
+    >>> state = new_game(seed="moves-doc")
+    >>> _ = state.apply(state.legal_actions()[0])
+    >>> [move.game.phase for move in replay_moves(state)]
+    ['discard']
+    """
+    game = restart(state) if game is None else game
+    for action in all_actions(state):
+        move = Move(game, action)
+        yield move
+        move.apply()
+
+
 def to_record(state: GameState) -> dict:
     """The saved record of a game (a fresh dict), with its check."""
     hands = [{"commitment": h["commitment"], "actions": [dict(a) for a in h["actions"]]}
@@ -219,7 +288,6 @@ def replay(data: object, tail: bool = False) -> tuple:
     state.hinted = "hinted" in record
     events = list(state.start_events) if tail else []
     before = None
-    computers = {}
     for i, hand in enumerate(hands):
         number = i + 1
         _need(state.hand_number == number, f"hand {number} follows a hand whose actions did not end it")
@@ -236,10 +304,7 @@ def replay(data: object, tail: bool = False) -> tuple:
                     events = []
             else:
                 _need(level in PLAYER_NAMES, f"no computer plays at the level {quoted(level)}")
-                if level not in computers:
-                    computers[level] = get_player(level, seed=COMPUTER_SEED)
-                view = state.view(seat)
-                chosen = computers[level].choose(view, view["legal_actions"])
+                chosen = computer_action(state)
                 _need(chosen == action, f"action {k + 1} of hand {number} is not the one the computer made")
             try:
                 happened = state.apply(action)

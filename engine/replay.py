@@ -24,6 +24,7 @@ computer's before its hand is over.
 """
 
 from engine.game import PERSON, GameState, new_game
+from engine.record import replay_moves, restart
 from engine.narration import Seating, narrate
 from engine.scoring import number_name
 
@@ -130,9 +131,7 @@ def replay_steps(state: GameState, viewer: "int | None" = None) -> list[dict]:
         raise ValueError("this game is not over yet, so its replay is seen only from a person's seat, "
                          f"not from seat {viewer + 1}, the {state.seats[viewer]} computer's")
     seating = Seating.of(state)
-    replayed = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins,
-                        players=state.players, seats=list(state.seats), names=state.names,
-                        peg_claims=state.peg_claims)
+    replayed = restart(state)
     table = _Table(state, viewer)
     steps = []
 
@@ -149,7 +148,6 @@ def replay_steps(state: GameState, viewer: "int | None" = None) -> list[dict]:
                 steps[-1] = said
 
     tell(replayed.start_events, None)
-    for actions in [h["actions"] for h in state.history] + [state.actions]:
-        for action in actions:
-            tell(replayed.apply(action), action)
+    for move in replay_moves(state, replayed):
+        tell(move.apply(), move.action)
     return steps

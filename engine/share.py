@@ -38,8 +38,8 @@ from binascii import a2b_base64, b2a_base64
 from engine.compat import sha256_hex, utf8_text
 from engine.game import PERSON, GameState, IllegalActionError, new_game
 from engine.messages import quoted, visible_text
-from engine.players import PLAYER_NAMES, get_player
-from engine.record import COMPUTER_SEED, MAX_NAME
+from engine.players import PLAYER_NAMES
+from engine.record import MAX_NAME, computer_action, replay_moves
 
 CODE_PREFIX = "c1."
 CODE_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -60,19 +60,14 @@ def _fail(message: str) -> CodeError:
 def _decisions(state: GameState) -> tuple:
     """The people's decisions of a game, each as its place among the legal actions then, and how
     many computer moves came after the last of them."""
-    replayed = new_game(seed=state.base_seed, target=state.target, muggins=state.muggins,
-                        players=state.players, seats=list(state.seats), names=state.names,
-                        peg_claims=state.peg_claims)
     picks = []
     after = 0
-    for actions in [h["actions"] for h in state.history] + [state.actions]:
-        for action in actions:
-            if state.seats[replayed.to_act] == PERSON:
-                picks.append(replayed.legal_actions().index(action))
-                after = 0
-            else:
-                after += 1
-            replayed.apply(action)
+    for move in replay_moves(state):
+        if state.seats[move.game.to_act] == PERSON:
+            picks.append(move.game.legal_actions().index(move.action))
+            after = 0
+        else:
+            after += 1
     return picks, after
 
 
@@ -207,7 +202,6 @@ def decode(code: object) -> GameState:
 def _play_back(state: GameState, picks: bytes, after: int) -> None:
     """Make the people's decisions in turn, the computers' moves in between, and ``after``
     computer moves once the last decision is made."""
-    computers = {}
     used = 0
     while not state.is_over:
         seat = state.to_act
@@ -223,10 +217,7 @@ def _play_back(state: GameState, picks: bytes, after: int) -> None:
             action = legal[picks[used]]
             used += 1
         else:
-            if kind not in computers:
-                computers[kind] = get_player(kind, seed=COMPUTER_SEED)
-            view = state.view(seat)
-            action = computers[kind].choose(view, view["legal_actions"])
+            action = computer_action(state)
             if used == len(picks):
                 after -= 1
         try:

@@ -162,3 +162,38 @@ def test_edits_with_a_recomputed_check_are_refused_or_whole_games():
         again = from_json(loaded.to_json())  # what loaded is a game that saves and loads as itself
         assert again.to_json() == loaded.to_json() and again.scores == loaded.scores
     assert refused > 800
+
+
+@pytest.mark.parametrize("options", [dict(seats=["person", "hard"]), dict(players=3, seats=["person", "easy", "hard"]),
+                                     dict(muggins=True, seats=["person", "person"], names=["A", "B"])])
+def test_replay_moves_gives_each_action_with_the_game_before_it(options):
+    """The one replay of a game from its seed: each action in order with the game as it stood before
+    it (the seat to act, its legal actions), applied once, ending in the very same game."""
+    state = new_game(seed="moves-test", target=61, **options)
+    rng = random.Random(7)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    seen = []
+    for move in record.replay_moves(state):
+        assert move.action in move.game.legal_actions()
+        seen.append(move.action)
+        if len(seen) % 2:
+            assert move.apply() is move.apply()  # applied once, whoever applies it
+    assert seen == record.all_actions(state)
+    replayed = record.restart(state)
+    for move in record.replay_moves(state, replayed):
+        pass  # the generator applies what the loop did not
+    assert replayed.to_json() == state.to_json()
+
+
+def test_a_seated_computer_decides_from_its_view_only():
+    """computer_action is what the table, the records and the codes ask: the same action for the
+    same view, whatever was asked before."""
+    state = new_game(seed="seated-test", seats=["hard", "easy"])
+    first = record.computer_action(state)
+    for _ in range(3):
+        other = new_game(seed="seated-other", seats=["hard", "easy"])
+        record.computer_action(other)
+        assert record.computer_action(state) == first
+    view = state.view(state.to_act)
+    assert first == get_player("hard", seed=record.COMPUTER_SEED).choose(view, view["legal_actions"])
