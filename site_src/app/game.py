@@ -27,8 +27,9 @@ the next decision (table_prompt.set_waiting).
 """
 
 import asyncio
+import json
 
-from pyscript import document
+from pyscript import document, window
 
 import board
 import bridge
@@ -246,10 +247,69 @@ async def begin():
     render_stats()
 
 
+EARLY = {"pending": None, "form": None}
+"""What was done to the setup before this module was ready (static/first-paint.js noted it): the
+button clicked (``pending``, an id) and the form's values (``form``), acted on by first_table."""
+
+
+def take_early():
+    """Take over from static/first-paint.js: what it noted, and it stops listening."""
+    try:
+        noted = json.loads(str(window.cribbageEarly.take()))
+    except Exception:  # the script did not run (an old cached page): nothing was noted
+        return
+    EARLY["pending"] = noted.get("pending")
+    EARLY["form"] = noted.get("form")
+
+
+def act_on_early():
+    """The setup as the person left it before the page was ready, and the button they pressed
+    (Deal, the deal of the day, a friend), pressed now."""
+    form, pending = EARLY["form"], EARLY["pending"]
+    EARLY["form"] = EARLY["pending"] = None
+    if S["waiting"] != "setup":
+        return
+    setup_form = q("setup")
+    if isinstance(form, dict):
+        for name in ("table", "difficulty", "target"):
+            value = form.get(name)
+            radio = setup_form.querySelector('input[name="' + name + '"][value="' + str(value) + '"]')
+            if value is not None and radio is not None:
+                radio.checked = True
+        if "setup-muggins" in form:
+            q("setup-muggins").checked = bool(form["setup-muggins"])
+        for field in ("name-0", "name-1"):
+            if storage_text(form.get(field)):
+                q(field).value = form[field][:20]
+        on_table_choice()
+        on_difficulty_choice()
+    button = q(pending) if storage_text(pending) else None
+    if button is not None:
+        q("setup-message").textContent = ""  # static/first-paint.js's word that it would be done
+    if button is not None and setup_form.contains(button) and not button.hidden:
+        button.click()
+
+
+def storage_text(value):
+    return isinstance(value, str) and value != ""
+
+
 async def first_table():
-    """Decide what the table shows first: a link's game (a ``?seed=`` link: a practice game, or a
-    deal of the day, each kind in its own slot, apart from the game in progress), the saved game,
-    or the setup. A link never ends a game in progress in its slot unless the person says so."""
+    """Decide what the table shows first (what static/first-paint.js guessed for the first
+    paint: html[data-start], removed once the table is drawn), then act on a press of the setup's
+    buttons made before the page was ready."""
+    try:
+        await choose_first_table()
+    finally:
+        document.documentElement.removeAttribute("data-start")
+        document.documentElement.removeAttribute("data-start-link")
+    act_on_early()
+
+
+async def choose_first_table():
+    """A link's game (a ``?seed=`` link: a practice game, or a deal of the day, each kind in its
+    own slot, apart from the game in progress), the saved game, or the setup. A link never ends a
+    game in progress in its slot unless the person says so."""
     store.move_old_saves()
     if await friend_play.open_address() or (url_options() is None and await friend_play.resume_current()):
         show_notices()
@@ -334,7 +394,9 @@ def setup():
     coach_review.setup()
     store.watch_other_tabs(on_other_tab, on_take_back)
     friend_play.setup()
-    q("setup").hidden = True
+    take_early()  # from here on the page's own handlers answer
+    if document.documentElement.getAttribute("data-start") != "setup":
+        q("setup").hidden = True  # a new visitor's setup stays as first painted
     q("prompt").textContent = "Setting up the table\u2026"
     bridge.ui_ready()
 

@@ -32,9 +32,9 @@ def test_every_page_links_one_stylesheet_holding_its_sheets_in_order(built_site,
             at = found + len(text)
 
 
-def test_the_game_page_joins_its_seven_sheets(built_site):
+def test_the_game_page_joins_its_eight_sheets(built_site):
     html = (built_site / "index.html").read_text(encoding="utf-8")
-    assert 'data-sheets="site board game table-fit records coach friend"' in html
+    assert 'data-sheets="site board game table-fit records coach friend first-paint"' in html
 
 
 def test_a_run_of_links_is_replaced_and_a_single_link_kept():

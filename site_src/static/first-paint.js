@@ -1,0 +1,128 @@
+/* What a page is about to be, decided before its first paint, without Python.
+
+   Loaded as a plain blocking script at the top of <head> on the game page, the calculator and
+   the deal checker, so it runs before anything is drawn. It reads the address and the game
+   page's saved games (localStorage; the keys of site_src/app/store.py and friend_store.py) and
+   sets html[data-start] for the stylesheets (first-paint.css):
+
+   - "table": the game page is about to show a game (a practice link or a deal of the day,
+     ?seed=...; a saved game; a friend game at the table): the felt, the seats, the scores, the
+     board and the cards face down where they will be;
+   - "setup": the game page is about to show the new-game form (a new visitor);
+   - "result": the calculator or the deal checker is about to show a result from its link
+     (?hand=..., ?seed=... or ?day=...): its result area keeps its final size from the start.
+
+   A friend link (#invite=, #reply=, #connect=) opens a panel of its own and sets nothing.
+   The page's Python removes the attribute once it has drawn the first table (game.py).
+
+   Until the page's Python is ready, the game page's setup keeps what is done to it: a click on
+   Deal (or another of its buttons) is noted, said in the form ("Dealing as soon as the page is
+   ready"), and acted on by game.py once it is ready; choices made in the form stay made.
+   window.cribbageEarly.take() hands that over (JSON text) and stops listening. */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var page = (document.currentScript && document.currentScript.getAttribute("data-page")) || "";
+  var query;
+  try { query = new URLSearchParams(location.search); } catch (error) { return; }
+
+  function given(name) {
+    var value = query.get(name);
+    return value !== null && value.trim() !== "";
+  }
+
+  function stored(key) {
+    try { return window.localStorage.getItem(key); } catch (error) { return null; }
+  }
+
+  function savedGame(key) {
+    var text = stored(key);
+    if (!text) return false;
+    try {
+      var envelope = JSON.parse(text);
+      return !!envelope && envelope.v === 1 && typeof envelope.game === "string" && envelope.game !== "";
+    } catch (error) {
+      return false;  // damaged: the page sets it aside and opens the setup
+    }
+  }
+
+  function gameStart() {
+    if (/^#(invite|reply|connect)=/.test(location.hash)) return "";
+    if (/^#play=/.test(location.hash) || given("seed")) return "table";
+    if (stored("cribbage.friendnow.v1")) return "table";
+    return savedGame("cribbage.game.v1") ? "table" : "setup";
+  }
+
+  var start = "";
+  if (page === "game") start = gameStart();
+  else if (page === "calculator") start = given("hand") ? "result" : "";
+  else if (page === "verifier") start = given("seed") || given("day") ? "result" : "";
+  if (start) root.setAttribute("data-start", start);
+  if (start === "table" && given("seed")) root.setAttribute("data-start-link", "");
+
+  if (page !== "game") return;
+  var early = {pending: null, form: null};
+  var listening = true;
+
+  function setupForm(target) {
+    return target && target.closest ? target.closest("#setup") : null;
+  }
+
+  function snapshot(form) {
+    var values = {};
+    var fields = form.querySelectorAll("input");
+    for (var i = 0; i < fields.length; i += 1) {
+      var field = fields[i];
+      if (field.type === "radio") { if (field.checked) values[field.name] = field.value; }
+      else if (field.type === "checkbox") values[field.id] = field.checked;
+      else if (field.id) values[field.id] = field.value;
+    }
+    early.form = values;
+  }
+
+  function say(form) {
+    var message = form.querySelector("#setup-message");
+    if (message) message.textContent = "Getting the cards ready\u2026 the game starts as soon as the page is ready.";
+    root.setAttribute("data-early", "queued");
+  }
+
+  function onSubmit(event) {
+    var form = setupForm(event.target);
+    if (!listening || !form) return;
+    event.preventDefault();  // not a page load: the page deals once its Python is ready
+    snapshot(form);
+    early.pending = "deal-button";
+    say(form);
+  }
+
+  function onClick(event) {
+    var form = setupForm(event.target);
+    var button = event.target.closest ? event.target.closest("button[id]") : null;
+    if (!listening || !form || !button || button.type === "submit") return;
+    event.preventDefault();
+    snapshot(form);
+    early.pending = button.id;
+    say(form);
+  }
+
+  function onChange(event) {
+    var form = setupForm(event.target);
+    if (listening && form) snapshot(form);
+  }
+
+  document.addEventListener("submit", onSubmit, true);
+  document.addEventListener("click", onClick, true);
+  document.addEventListener("change", onChange, true);
+  document.addEventListener("input", onChange, true);
+
+  window.cribbageEarly = {
+    take: function () {
+      listening = false;
+      document.removeEventListener("submit", onSubmit, true);
+      document.removeEventListener("click", onClick, true);
+      document.removeEventListener("change", onChange, true);
+      document.removeEventListener("input", onChange, true);
+      return JSON.stringify(early);
+    },
+  };
+})();

@@ -1,0 +1,135 @@
+"""The first paint shows what the page is about to be, before any of its Python has run.
+
+static/first-paint.js decides it from the address and the saved games (html[data-start]) and
+first-paint.css lays the page out at its final size: the table for a practice link or a saved
+game, the setup for a new visitor, the result's place for the calculator's links. PyScript's
+runtime is blocked (or held back) here, so what is seen is what the build and that script made.
+A Deal pressed before the page's Python is ready is dealt once it is; a card of the table is
+face down and cannot be picked until then.
+"""
+
+from __future__ import annotations
+
+PYSCRIPT = "**/runtime/pyscript/**"
+VISIBLE = "(id) => { const e = document.getElementById(id); return !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'; }"
+BOX = "(id) => { const b = document.getElementById(id).getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; }"
+
+
+def visible(page, element_id: str) -> bool:
+    return page.evaluate(VISIBLE, element_id)
+
+
+def box(page, element_id: str) -> list[float]:
+    return page.evaluate(BOX, element_id)
+
+
+def open_without_python(page, path: str) -> None:
+    page.route(PYSCRIPT, lambda route: route.abort())
+    page.goto(path, wait_until="commit")
+    page.wait_for_selector("#felt, #calc-result", state="attached")
+    page.wait_for_load_state("domcontentloaded")
+
+
+def test_a_practice_link_paints_the_table_without_python(page):
+    open_without_python(page, "/?seed=first-paint")
+    assert page.get_attribute("html", "data-start") == "table"
+    assert page.get_attribute("html", "data-ui") == "loading"  # no Python has run
+    assert not visible(page, "setup")
+    for part in ("felt", "seat-cpu", "seat-you", "my-hand", "cpu-hand", "starter", "practice-badge", "throw-button"):
+        assert visible(page, part), part
+    assert page.locator("#my-hand .card-back").count() == 6
+    assert page.locator("#cpu-hand .card-back").count() == 6
+    assert page.is_disabled("#throw-button")
+    assert "Getting the cards ready" in page.inner_text("#prompt")
+    assert box(page, "board")[3] > 40  # the board's place is kept before it is drawn
+
+
+def test_a_saved_game_paints_the_table_and_a_new_visitor_the_setup(page):
+    open_without_python(page, "/")
+    assert page.get_attribute("html", "data-start") == "setup"
+    assert visible(page, "setup") and visible(page, "deal-button")
+    assert not visible(page, "seat-you") and not visible(page, "seat-cpu")
+    page.evaluate("localStorage.setItem('cribbage.game.v1', JSON.stringify({v: 1, game: '{}'}))")
+    page.reload(wait_until="domcontentloaded")
+    assert page.get_attribute("html", "data-start") == "table"
+    assert visible(page, "seat-you") and not visible(page, "setup")
+    assert not visible(page, "practice-badge")  # an ordinary game, not a link's
+
+
+def test_the_felt_keeps_its_box_when_python_draws_the_table(browser, base_url):
+    """The felt (and the board beside or below it) where the first paint put them, to the pixel,
+    once the page's Python has dealt the first hand: on a laptop's window and a phone's."""
+    for viewport in ({"width": 1280, "height": 720}, {"width": 390, "height": 844}):
+        boxes = []
+        for blocked in (True, False):
+            context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block")
+            page = context.new_page()
+            if blocked:
+                open_without_python(page, "/?seed=first-paint")
+            else:
+                page.goto("/?seed=first-paint")
+                page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+                assert page.get_attribute("html", "data-start") is None  # the page has taken over
+            boxes.append({part: box(page, part) for part in ("felt", "my-hand", "seat-cpu", "board")})
+            context.close()
+        first, drawn = boxes
+        for part in first:
+            assert all(abs(a - b) <= 2 for a, b in zip(first[part], drawn[part])), (viewport, part, first, drawn)
+
+
+def held_runtime(page) -> list:
+    """Hold back PyScript's core.js until the test lets it go (``release(held)``)."""
+    held: list = []
+    page.route("**/runtime/pyscript/core.js", lambda route: held.append(route))
+    return held
+
+
+def release(page, held: list) -> None:
+    page.wait_for_function("() => true")  # lets the held request's handler run
+    assert held, "the runtime was never requested"
+    for route in held:
+        route.continue_()
+    page.unroute("**/runtime/pyscript/core.js")
+
+
+def test_deal_pressed_before_python_is_ready_deals_once_it_is(page, wait_for_ui):
+    held = held_runtime(page)
+    page.goto("/", wait_until="commit")
+    page.wait_for_selector("#deal-button", state="visible")
+    page.check("#setup input[name='difficulty'][value='hard']")
+    page.click("#deal-button")
+    page.wait_for_timeout(300)
+    assert "?" not in page.url  # the form did not load the page again
+    assert page.get_attribute("html", "data-early") == "queued"
+    assert "Getting the cards ready" in page.inner_text("#setup-message")
+    assert page.get_attribute("html", "data-ui") == "loading"
+    release(page, held)
+    wait_for_ui(page)
+    page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+    assert page.locator("#my-hand button[data-card]").count() == 6
+    assert "(hard)" in page.inner_text("#cpu-level")  # the choice made before the page was ready
+    assert page.inner_text("#setup-message").strip() == ""
+
+
+def test_a_card_tapped_before_python_is_ready_is_visibly_not_yet_possible(page, wait_for_ui):
+    held = held_runtime(page)
+    page.goto("/?seed=first-paint-tap", wait_until="commit")
+    page.wait_for_selector("#my-hand .card-back", state="visible")
+    assert "Getting the cards ready" in page.inner_text("#prompt")
+    page.click("#my-hand li:first-child", force=True)
+    assert page.is_disabled("#throw-button")
+    assert page.evaluate("getComputedStyle(document.getElementById('felt')).cursor") == "progress"
+    release(page, held)
+    wait_for_ui(page)
+    page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+    pressed = page.eval_on_selector_all("#my-hand button[data-card]", "(bs) => bs.map((b) => b.getAttribute('aria-pressed'))")
+    assert pressed == ["false"] * 6  # the tap picked nothing: there was no card to pick yet
+
+
+def test_a_calculator_link_keeps_the_result_place_from_the_first_paint(page):
+    open_without_python(page, "/calculator/?hand=5H,5S,5D,JC&starter=5C&crib=0")
+    assert page.get_attribute("html", "data-start") == "result"
+    assert box(page, "calc-result")[3] >= 400
+    page.goto("/calculator/", wait_until="domcontentloaded")
+    assert page.get_attribute("html", "data-start") is None
+    assert box(page, "calc-result")[3] < 400  # no link: nothing to keep a place for
