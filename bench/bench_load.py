@@ -33,12 +33,23 @@ each run a new tab of a browser already running: a returning visitor whose brows
 Cold and slow loads of all the targets are taken in turns, run by run, so the ratios to the
 floor hold on a machine whose load drifts.
 
+Phone-like profiles, in the same interleaved run: "cpu4x" (each cold load with the page's CPU
+slowed 4x, Chromium's CPU throttling through CDP, Emulation.setCPUThrottlingRate) and "cpu4x+net"
+(that and a 10 Mbit/s link with 80 ms of latency, Network.emulateNetworkConditions), cold beside
+"cold", and warm (a newly started browser on a visited profile) for the game page's targets.
+
+First paint: every load notes when the first contentful paint happened ('paint' entries,
+observed from the init script) and what it showed: on the game page, whether the table (the
+seats and the hand, no setup) or the setup was laid out then ("table at first paint"), and the
+sum of layout shifts (CLS, 'layout-shift' entries) until ready: 0 means nothing moved.
+
 Bytes are counted at the server (headers and bodies as sent: compression and 304s count as
 what they are) until the page is ready. The longest main-thread block comes from a
 PerformanceObserver for 'longtask' entries that start before the page is ready (only those
 above 50 ms exist, so 0 means none). Reference pages are measured for first contentful paint
 (cold) and must load no Python. Figures are printed and saved to .bench/load.json.
-BENCH_RUNS=n changes the number of runs; BENCH_DECISIONS=n the number of timed decisions.
+BENCH_RUNS=n changes the number of runs; BENCH_DECISIONS=n the number of timed decisions (0: none);
+BENCH_ONLY=word,word measures only the targets whose names hold one of the words (and the floor).
 """
 
 import json
@@ -67,6 +78,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+ONLY = [word for word in os.environ.get("BENCH_ONLY", "").split(",") if word]
 DECISIONS = int(os.environ.get("BENCH_DECISIONS", "400"))
 TIMEOUT_MS = 60_000
 LONG_TASK_SETTLE_MS = 300
@@ -74,6 +86,13 @@ SLOW_BITS_PER_S = 20_000_000
 SLOW_LATENCY_S = 0.040
 PYTHON_URL_RE = re.compile(r"\.wasm$|\.m?py$|pyodide|pyscript|micropython|/engine/", re.I)
 PRACTICE_SEED = "bench"
+PROFILES = {
+    # name: (CPU slowdown, (download bits/s, latency ms) or None); "cold" is today's profile
+    "cold": (1, None),
+    "cpu4x": (4, None),
+    "cpu4x+net": (4, (10_000_000, 80)),
+}
+WARM_PROFILES = ("warm", "warm cpu4x", "warm cpu4x+net")
 CALC_HAND = "?hand=5H,5S,5D,JC&starter=5C&crib=0"
 CHECK_SEED = "?seed=5eedc0ffee15c0015eedc0ffee15c001"
 
@@ -91,7 +110,27 @@ INIT_SCRIPT = """
 (() => {
   // Long tasks are reported once they end, so the one that makes the page ready arrives after
   // that moment: every task that started before it counts (load_once waits for it).
-  const load = window.__load = {ready: null, longest: 0, tasks: []};
+  const load = window.__load = {ready: null, longest: 0, tasks: [], paint: null, shows: null, shift: 0};
+  // What the first contentful paint showed: the game's table, its setup, or neither.
+  const seen = (id) => {
+    const element = document.getElementById(id);
+    return !!element && element.getClientRects().length > 0 && getComputedStyle(element).visibility !== "hidden";
+  };
+  const shows = () => (seen("setup") ? "setup" : seen("seat-you") && seen("my-hand") ? "table"
+                       : document.getElementById("game") ? "neither" : null);
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.name === "first-contentful-paint" && load.paint === null) {
+          load.paint = entry.startTime;
+          load.shows = shows();
+        }
+      }
+    }).observe({type: "paint", buffered: true});
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) load.shift += entry.value;
+    }).observe({type: "layout-shift", buffered: true});
+  } catch (error) {}
   try {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
@@ -369,6 +408,21 @@ def init_script(ready: str) -> str:
     return INIT_SCRIPT.replace("__READY__", READY[ready])
 
 
+def throttle(page, profile: str) -> None:
+    """Slow the page as ``profile`` says (PROFILES), through the Chrome DevTools Protocol."""
+    rate, link = PROFILES[profile]
+    if rate == 1 and link is None:
+        return
+    cdp = page.context.new_cdp_session(page)
+    if rate != 1:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+    if link is not None:
+        bits, latency = link
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": latency,
+                                                      "downloadThroughput": bits / 8, "uploadThroughput": bits / 8})
+
+
 def load_once(page, url: str, meter: Meter) -> dict:
     """Open ``url``; wait until ready; return its figures."""
     page.goto(url, wait_until="commit")
@@ -378,30 +432,36 @@ def load_once(page, url: str, meter: Meter) -> dict:
     figures = page.evaluate("window.__load")
     if page.get_attribute("html", "data-engine") == "error":
         raise RuntimeError(f"{url}: the engine did not start")
-    return {"ms": figures["ready"], "bytes": sent, "requests": requests, "longest_ms": figures["longest"]}
+    return {"ms": figures["ready"], "bytes": sent, "requests": requests, "longest_ms": figures["longest"],
+            "paint_ms": figures["paint"], "shows": figures["shows"], "shift": figures["shift"]}
 
 
 def measure_cold(browser, base: str, measured: list, meter: Meter, rate: float = 0.0,
-                 latency: float = 0.0) -> dict[str, list[dict]]:
-    """RUNS cold loads of every target, taken in turns (one of each, then again), so that a
-    machine growing busier or quieter meanwhile weighs on every figure alike."""
-    results: dict[str, list[dict]] = {name: [] for name, _, _ in measured}
+                 latency: float = 0.0, profiles: tuple = ("cold",)) -> dict[str, dict[str, list[dict]]]:
+    """RUNS cold loads of every target in every profile (PROFILES), taken in turns (one of each,
+    then again), so that a machine growing busier or quieter meanwhile weighs on every figure
+    alike. Returns {profile: {target: [figures of each run]}}."""
+    results = {profile: {name: [] for name, _, _ in measured} for profile in profiles}
     for _ in range(RUNS):
         for name, path, ready in measured:
-            context = browser.new_context(service_workers="block")
-            context.add_init_script(init_script(ready))
-            page = context.new_page()
-            meter.reset(rate, latency)
-            results[name].append(load_once(page, base + path, meter))
-            context.close()
-            meter.reset()
+            for profile in profiles:
+                context = browser.new_context(service_workers="block")
+                context.add_init_script(init_script(ready))
+                page = context.new_page()
+                throttle(page, profile)
+                meter.reset(rate, latency)
+                results[profile][name].append(load_once(page, base + path, meter))
+                context.close()
+                meter.reset()
     return results
 
 
-def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter) -> dict[str, list[dict]]:
+def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter,
+                 profiles: tuple = ("cold",)) -> dict[str, list[dict]]:
     """A returning visitor: one persistent profile visited once first (caches filled, the service
     worker installed), then RUNS loads each in a newly started browser on that profile
-    ("warm"), and RUNS more each in a new tab of a browser already running ("tab")."""
+    ("warm"; with more ``profiles``, each run takes them in turns: "warm cpu4x", ...), and RUNS
+    more each in a new tab of a browser already running ("tab")."""
     profile = Path(tempfile.mkdtemp(prefix="bench-profile-"))
     try:
         def session():
@@ -421,10 +481,13 @@ def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter) -> 
         context.close()
         results: dict[str, list[dict]] = {"warm": [], "tab": []}
         for _ in range(RUNS):
-            context, page = session()
-            meter.reset()
-            results["warm"].append(load_once(page, base + path, meter))
-            context.close()
+            for profile in profiles:
+                case = "warm" if profile == "cold" else "warm " + profile
+                context, page = session()
+                throttle(page, profile)
+                meter.reset()
+                results.setdefault(case, []).append(load_once(page, base + path, meter))
+                context.close()
         context, page = session()
         load_once(page, base + path, meter)
         for _ in range(RUNS):
@@ -479,7 +542,21 @@ def first_paint(browser, base: str, path: str, meter: Meter) -> dict:
 
 
 def summary(results: list[dict]) -> dict:
-    return {key: statistics.median(r[key] for r in results) for key in ("ms", "bytes", "requests", "longest_ms")}
+    figures = {key: statistics.median(r[key] for r in results) for key in ("ms", "bytes", "requests", "longest_ms")}
+    paints = [r["paint_ms"] for r in results if r.get("paint_ms") is not None]
+    figures["paint_ms"] = statistics.median(paints) if paints else None
+    figures["shift"] = statistics.median(r.get("shift") or 0 for r in results)
+    shows = [r.get("shows") for r in results]
+    figures["shows"] = {what: shows.count(what) for what in set(shows) if what}
+    return figures
+
+
+def paint_note(fig: dict) -> str:
+    """The first paint's time, what it showed on the game page (runs of each), and the layout shift."""
+    if fig.get("paint_ms") is None:
+        return ""
+    shown = ", ".join(f"{what} {n}/{RUNS}" for what, n in sorted(fig.get("shows", {}).items()))
+    return f"  paint {fig['paint_ms']:5.0f}{' (' + shown + ')' if shown else ''} shift {fig.get('shift', 0):.3f}"
 
 
 def show(name: str, scenario: str, fig: dict, floor: dict | None) -> None:
@@ -487,8 +564,8 @@ def show(name: str, scenario: str, fig: dict, floor: dict | None) -> None:
     base = floor.get(scenario) if floor else None
     ratio = fig["ms"] / base["ms"] if base and base["ms"] else None
     fig["ratio"] = ratio
-    print(f"{name:34} {scenario:5} {fig['ms']:7.0f} {'' if ratio is None else f'{ratio:6.2f}':>6} "
-          f"{fig['bytes'] / 1e6:8.3f} {fig['requests']:8.0f} {fig['longest_ms']:9.0f} ms", flush=True)
+    print(f"{name:34} {scenario:14} {fig['ms']:7.0f} {'' if ratio is None else f'{ratio:6.2f}':>6} "
+          f"{fig['bytes'] / 1e6:8.3f} {fig['requests']:8.0f} {fig['longest_ms']:9.0f} ms{paint_note(fig)}", flush=True)
 
 
 def targets(pages: list) -> list[tuple[str, str, str]]:
@@ -515,35 +592,39 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
         site, pages = prepare_site(Path(tmp))
         server, base = start_server(site, meter)
-        measured = targets(pages)
+        measured = [t for t in targets(pages) if not ONLY or t[0].startswith("floor") or any(w in t[0] for w in ONLY)]
         reference = [p for p in pages if p.template == "page"]
         report: dict = {"runs": RUNS, "pages": {}, "reference": {}}
         print(f"Time until ready, medians of {RUNS}; ratio = page / floor (plain worker)")
-        print(f"{'page':34} {'case':5} {'ms':>7} {'ratio':>6} {'MB sent':>8} {'requests':>8} {'longest block':>12}")
+        print(f"{'page':34} {'case':14} {'ms':>7} {'ratio':>6} {'MB sent':>8} {'requests':>8} {'longest block':>12}"
+              "  first paint (what it showed) layout shift")
         loads_python = []
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 floor = None
-                cold = measure_cold(browser, base, measured, meter)
-                slow = measure_cold(browser, base, measured, meter, SLOW_BITS_PER_S / 8, SLOW_LATENCY_S)
+                cold = measure_cold(browser, base, measured, meter, profiles=tuple(PROFILES))
+                slow = measure_cold(browser, base, measured, meter, SLOW_BITS_PER_S / 8, SLOW_LATENCY_S)["cold"]
                 for name, _, _ in measured:
-                    report["pages"][name] = figures = {"cold": summary(cold[name]), "slow": summary(slow[name])}
+                    report["pages"][name] = figures = {profile: summary(cold[profile][name]) for profile in PROFILES}
+                    figures["slow"] = summary(slow[name])
                     floor = floor or figures
-                    show(name, "cold", figures["cold"], floor)
-                    show(name, "slow", figures["slow"], floor)
+                    for case in (*PROFILES, "slow"):
+                        show(name, case, figures[case], floor)
                 browser.close()
                 for name, path, ready in measured:
-                    for case, runs in measure_warm(playwright, base, path, ready, meter).items():
+                    profiles = tuple(PROFILES) if name.startswith("game,") else ("cold",)
+                    for case, runs in measure_warm(playwright, base, path, ready, meter, profiles).items():
                         report["pages"][name][case] = summary(runs)
-                for case in ("warm", "tab"):
+                for case in (*WARM_PROFILES, "tab"):
                     for name, _, _ in measured:
-                        show(name, case, report["pages"][name][case], floor)
+                        if case in report["pages"][name]:
+                            show(name, case, report["pages"][name][case], floor)
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                decisions = report["decisions"] = decision_times(browser, base)
-                print(f"\nHard's decisions in the engine's worker (computer_move, reply included), ms; "
+                decisions = report["decisions"] = decision_times(browser, base) if DECISIONS else None
+                print() if decisions is None else print(f"\nHard's decisions in the engine's worker (computer_move, reply included), ms; "
                       f"first discard {decisions['first_discard_ms']:.0f}")
-                for kind in ("discard", "play"):
+                for kind in ("discard", "play") if decisions else ():
                     d = decisions[kind]
                     print(f"  {kind:8} n={d['count']:4} median {d['median_ms']:6.1f}  p90 {d['p90_ms']:6.1f}  "
                           f"p99 {d['p99_ms']:6.1f}  max {d['max_ms']:6.1f}", flush=True)
