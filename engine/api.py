@@ -432,13 +432,11 @@ def code_seats(request: dict) -> dict:
 def daily_seed(request: dict) -> dict:
     """The deal of the day's rule for a ``day`` (YYYY-MM-DD) and a ``hand`` (from 1): its seed
     and commitment, and the game's own practice seed."""
-    from engine import fairdeal, share
-
-    from engine import daily
+    from engine import daily, fairdeal
 
     day, hand = request["day"], request.get("hand", 1)
-    seed = share.daily_hand_seed(day, hand)
-    return {"day": day, "hand": hand, "game_seed": share.daily_seed_text(day), "seed": seed,
+    seed = daily.hand_seed(day, hand)
+    return {"day": day, "hand": hand, "game_seed": daily.game_seed(day), "seed": seed,
             "commitment": fairdeal.commitment(seed), "level": daily.daily_level(),
             "target": daily.DAILY_TARGET}
 

@@ -1,7 +1,9 @@
 """The deal of the day: which games count as one, a day's result as text to share, the streak.
 
-A day's game is the practice game whose seed is ``share.daily_seed_text(day)``, two players to
-121 without muggins, the person first against the hard computer (``daily_level()``: the expert
+A day's game is the practice game whose seed is ``game_seed(day)``, "cribbage-daily:YYYY-MM-DD"
+(hand N of the day is dealt from ``hand_seed(day, N)``, the first 32 hex digits of the SHA-256
+of "cribbage-daily:YYYY-MM-DD:N": everyone gets the same cards, and anyone can rebuild them), two
+players to 121 without muggins, the person first against the hard computer (``daily_level()``: the expert
 wins a little more often but thinks far longer in the browser). Its result is shared as plain
 text: the day, the score, and a small picture in characters every font has: each side's score
 (on the board, so the winner's is 121) as a bar of twenty cells, one cell for each 121/20 points
@@ -23,10 +25,12 @@ it was started on that day (``counted_day``): the page keeps the day each game w
 2
 """
 
+from engine.compat import sha256_hex
 from engine.game import PERSON, GameState, new_game
+from engine.messages import quoted
 from engine.replay import replay_steps
-from engine.share import DAILY_PREFIX, daily_seed_text
 
+SEED_PREFIX = "cribbage-daily:"  # a day's game seed: this, then the day as YYYY-MM-DD
 DAILY_TARGET = 121
 DAILY_PLAYERS = 2
 MAX_DAYS = 400  # results kept: more than a year of days
@@ -40,6 +44,31 @@ DAILY_LEVEL = "hard"  # the expert beats it a little more often but thinks far l
 LEGEND = MARKS["W"] + " I scored more in the hand, " + MARKS["L"] + " the computer did, " + MARKS["E"] + " even"
 
 
+def game_seed(day: str) -> str:
+    """The practice seed of a day's game, for a date written YYYY-MM-DD.
+
+    >>> game_seed("2026-12-01")
+    'cribbage-daily:2026-12-01'
+    """
+    parts = day.split("-") if isinstance(day, str) else []
+    if not (len(parts) == 3 and [len(p) for p in parts] == [4, 2, 2] and all(p.isdigit() for p in parts)):
+        raise ValueError(f"a day is written YYYY-MM-DD, not {quoted(day)}")
+    year, month, date = int(parts[0]), int(parts[1]), int(parts[2])
+    days = (31, 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28, 31, 30, 31, 30, 31, 31,
+            30, 31, 30, 31)
+    if not (2000 <= year <= 9999 and 1 <= month <= 12 and 1 <= date <= days[month - 1]):
+        raise ValueError(f"there is no day {quoted(day)}")
+    return SEED_PREFIX + day
+
+
+def hand_seed(day: str, hand: int) -> str:
+    """The seed of hand ``hand`` (from 1) of a day's game: the first 32 hex digits of the
+    SHA-256 of ``"cribbage-daily:YYYY-MM-DD:N"``."""
+    if type(hand) is not int or not 1 <= hand <= 400:
+        raise ValueError(f"a hand is numbered from 1, not {quoted(hand)}")
+    return sha256_hex(game_seed(day) + ":" + str(hand))[:32]
+
+
 def daily_level() -> str:
     """The computer the deal of the day plays: hard (not the expert, which is stronger but far
     slower in the browser)."""
@@ -48,11 +77,11 @@ def daily_level() -> str:
 
 def day_of(state: GameState) -> "str | None":
     """The day (YYYY-MM-DD) if this game is that day's deal of the day under its rules, else None."""
-    if not (state.practice and state.base_seed.startswith(DAILY_PREFIX)):
+    if not (state.practice and state.base_seed.startswith(SEED_PREFIX)):
         return None
-    day = state.base_seed[len(DAILY_PREFIX):]
+    day = state.base_seed[len(SEED_PREFIX):]
     try:
-        daily_seed_text(day)
+        game_seed(day)
     except ValueError:
         return None
     if (state.players != DAILY_PLAYERS or state.target != DAILY_TARGET or state.muggins
@@ -70,7 +99,7 @@ def is_day(text: object) -> bool:
     if not isinstance(text, str):
         return False
     try:
-        daily_seed_text(text)
+        game_seed(text)
     except ValueError:
         return False
     return True
@@ -106,7 +135,7 @@ def not_counted_reason(state: GameState, started: object) -> "str | None":
 
 def new_daily_game(day: str) -> GameState:
     """A new deal of the day for ``day`` under its rules (the game the page starts from its link)."""
-    return new_game(seed=daily_seed_text(day), seats=[PERSON, daily_level()], target=DAILY_TARGET,
+    return new_game(seed=game_seed(day), seats=[PERSON, daily_level()], target=DAILY_TARGET,
                     players=DAILY_PLAYERS)
 
 
@@ -163,7 +192,7 @@ def day_number(day: str) -> int:
     >>> day_number("2000-01-01"), day_number("2000-03-01") - day_number("2000-02-28")
     (10957, 2)
     """
-    daily_seed_text(day)
+    game_seed(day)
     year, month, date = int(day[:4]), int(day[5:7]), int(day[8:])
     year -= 1 if month <= 2 else 0
     era = year // 400
@@ -184,7 +213,7 @@ def check_days(obj: object) -> dict:
     for day in sorted(obj):
         entry = obj[day]
         try:
-            daily_seed_text(day)
+            game_seed(day)
         except ValueError:
             continue
         if not isinstance(entry, dict) or not isinstance(entry.get("won"), bool):

@@ -20,11 +20,6 @@ A whole two-player game to 121 takes about 200 characters. ``replay_steps`` give
 after every deal, discard, card laid, go and count, as a person at the first seat saw it, with
 every hand face up once its hand is over.
 
-The deal of the day: each calendar day's game is the practice game whose seed is
-``daily_seed_text(day)`` (``"cribbage-daily:YYYY-MM-DD"``), so hand N of that day is dealt from
-the first 32 hex digits of the SHA-256 of ``"cribbage-daily:YYYY-MM-DD:N"``; everyone gets the
-same cards, and anyone can rebuild them.
-
 >>> from engine.game import new_game
 >>> state = new_game(seed="share-doc", seats=["person", "hard"])
 >>> _ = state.apply(state.legal_actions()[3])
@@ -37,7 +32,7 @@ from binascii import a2b_base64, b2a_base64
 
 from engine.compat import sha256_hex, utf8_text
 from engine.game import PERSON, GameState, IllegalActionError, new_game
-from engine.messages import quoted, visible_text
+from engine.messages import visible_text
 from engine.players import PLAYER_NAMES
 from engine.record import MAX_NAME, computer_action, replay_moves
 
@@ -46,7 +41,6 @@ CODE_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 CODE_VERSION = 1
 CHECK_BYTES = 4
 MAX_CODE = 4000  # characters: far more than a whole game needs
-DAILY_PREFIX = "cribbage-daily:"
 
 
 class CodeError(ValueError):
@@ -226,32 +220,3 @@ def _play_back(state: GameState, picks: bytes, after: int) -> None:
             raise _fail(str(error)) from None
     if used != len(picks) or after:
         raise _fail("it has moves after the end of the game")
-
-
-# --------------------------------------------------------------------------------------------
-# The deal of the day
-
-
-def daily_seed_text(day: str) -> str:
-    """The practice seed of a day's game, for a date written YYYY-MM-DD.
-
-    >>> daily_seed_text("2026-12-01")
-    'cribbage-daily:2026-12-01'
-    """
-    parts = day.split("-") if isinstance(day, str) else []
-    if not (len(parts) == 3 and [len(p) for p in parts] == [4, 2, 2] and all(p.isdigit() for p in parts)):
-        raise ValueError(f"a day is written YYYY-MM-DD, not {quoted(day)}")
-    year, month, date = int(parts[0]), int(parts[1]), int(parts[2])
-    days = (31, 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28, 31, 30, 31, 30, 31, 31,
-            30, 31, 30, 31)
-    if not (2000 <= year <= 9999 and 1 <= month <= 12 and 1 <= date <= days[month - 1]):
-        raise ValueError(f"there is no day {quoted(day)}")
-    return DAILY_PREFIX + day
-
-
-def daily_hand_seed(day: str, hand: int) -> str:
-    """The seed of hand ``hand`` (from 1) of a day's game: the first 32 hex digits of the
-    SHA-256 of ``"cribbage-daily:YYYY-MM-DD:N"``."""
-    if type(hand) is not int or not 1 <= hand <= 400:
-        raise ValueError(f"a hand is numbered from 1, not {quoted(hand)}")
-    return sha256_hex(daily_seed_text(day) + ":" + str(hand))[:32]

@@ -46,13 +46,14 @@ import json
 from engine.compat import canonical_json, round_to, sha256_hex, strict_json
 from engine.game import PERSON, SOURCES, GameState, from_dict, from_json
 from engine.messages import quoted
+from engine.players import PLAYER_NAMES
 
 STATS_VERSION = 1
-DIFFICULTIES = ("easy", "hard", "expert")  # engine.players.PLAYER_NAMES
+DIFFICULTIES = PLAYER_NAMES  # the computers a game can be counted against, in their order
 FRIEND = "friend"  # a summary's "difficulty" for a game against a friend (counted in "friends" only)
 TARGET_KEYS = ("121", "61")
 RECENT_MAX = 50
-MAX_COUNT = 10**9
+MAX_TALLY = 10**9  # a count no record can plausibly reach
 MAX_SHOW = 29  # the most one hand or crib can score
 SUMMARY_VERSION = 1
 
@@ -103,7 +104,7 @@ def _count(value: object, where: str) -> int:
         raise ValueError(f"{where} must be a whole number, got {quoted(value)}")
     if value < 0:  # type: ignore[operator]
         raise ValueError(f"{where} must not be negative, got {value}")
-    if value > MAX_COUNT:  # type: ignore[operator]
+    if value > MAX_TALLY:  # type: ignore[operator]
         raise ValueError(f"{where} is implausibly large ({value})")
     return value  # type: ignore[return-value]
 

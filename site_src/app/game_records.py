@@ -18,6 +18,7 @@ from pyscript import window
 import bridge
 import records
 import sharing
+import store
 from table_state import S, q, shown
 
 try:
@@ -27,7 +28,6 @@ except ImportError:
 
 NO_GAME = "There is no game to replay yet: deal the cards first."
 DAILY_NOTE = "The deal of the day counts in your daily results, not in your other statistics."
-DAILY_PREFIX = "cribbage-daily:"
 BADGES = {True: "Deal of the day", False: "Practice game"}  # by whether the game is a deal of the day
 
 _state = {"code": None, "daily": None, "link": None}
@@ -35,7 +35,7 @@ _state = {"code": None, "daily": None, "link": None}
 
 def is_daily_seed(seed):
     """True for a deal of the day's seed (cribbage-daily:YYYY-MM-DD)."""
-    return isinstance(seed, str) and seed.startswith(DAILY_PREFIX)
+    return isinstance(seed, str) and seed.startswith(store.DAILY_PREFIX)
 
 
 def is_daily_game():

@@ -12,7 +12,7 @@ import json
 import time
 from datetime import date, timedelta
 
-from engine import daily, share
+from engine import daily
 from tests.e2e.conftest import PageProblems
 from tests.e2e.test_game_persistence import (AWAIT_TIMEOUT_MS, discard, hand_cards, open_game,
                                              play_until_over, saved_envelope, stored, use_fast_settings,
@@ -29,7 +29,7 @@ def daily_key(day: str) -> str:
 
 
 def daily_link(day: str) -> str:
-    return f"/?seed={share.daily_seed_text(day)}&difficulty={daily.daily_level()}&target=121&muggins=0&players=2"
+    return f"/?seed={daily.game_seed(day)}&difficulty={daily.daily_level()}&target=121&muggins=0&players=2"
 
 
 def start_daily_and_discard(page) -> list[int]:
@@ -62,7 +62,7 @@ def saved_day_game(page, day: str) -> str | None:
             } catch (error) {}
         }
         return null;
-    }""", share.daily_seed_text(day))
+    }""", daily.game_seed(day))
 
 
 def test_the_deal_of_the_day_is_picked_up_after_a_practice_link(page, problems):
@@ -152,7 +152,7 @@ def test_a_deal_of_the_day_saved_by_an_older_version_moves_to_its_days_slot(page
     today = date.today().isoformat()
     open_game(page)
     wait_for_decision(page, "setup")
-    meta = {"difficulty": daily.daily_level(), "practice": True, "practice_seed": share.daily_seed_text(today),
+    meta = {"difficulty": daily.daily_level(), "practice": True, "practice_seed": daily.game_seed(today),
             "players": 2, "pass_and_play": False, "recorded": False}
     old = json.loads(saved_envelope(nearly_finished_daily(today), meta))
     old["time"] = int(time.time() * 1000)
@@ -171,7 +171,7 @@ def test_a_deal_of_the_day_started_on_another_day_counts_for_none(page, problems
     yesterday = (date.today() - timedelta(days=1)).isoformat()
     open_game(page)
     wait_for_decision(page, "setup")
-    meta = {"difficulty": daily.daily_level(), "practice": True, "practice_seed": share.daily_seed_text(today),
+    meta = {"difficulty": daily.daily_level(), "practice": True, "practice_seed": daily.game_seed(today),
             "players": 2, "pass_and_play": False, "recorded": False, "started": yesterday}
     page.evaluate("([k, v]) => localStorage.setItem(k, v)",
                   [daily_key(today), saved_envelope(nearly_finished_daily(today), meta)])

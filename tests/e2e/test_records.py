@@ -37,7 +37,7 @@ def finished_code(page) -> str:
 def nearly_finished_daily(day: str) -> str:
     """The day's game close to its end, the person (the easy policy) to discard."""
     level = daily.daily_level()
-    state = new_game(seed=share.daily_seed_text(day), seats=["person", level])
+    state = new_game(seed=daily.game_seed(day), seats=["person", level])
     state.practice = True
     movers = [get_player("easy", seed=1), get_player(level, seed=COMPUTER_SEED)]
     while not state.is_over:
@@ -144,7 +144,7 @@ def test_the_deal_of_the_day_is_the_same_in_two_profiles(browser, base_url):
     first = first_daily_hand(browser, base_url)
     second = first_daily_hand(browser, base_url)
     today = date.today().isoformat()
-    expected = new_game(seed=share.daily_seed_text(today), seats=["person", daily.daily_level()])
+    expected = new_game(seed=daily.game_seed(today), seats=["person", daily.daily_level()])
     assert first == second == sorted(expected.held[0])
 
 
@@ -152,7 +152,7 @@ def test_the_deal_of_the_day_shares_its_result_and_counts_the_streak(page, probl
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     use_fast_settings(page)
     today = date.today().isoformat()
-    seed = share.daily_seed_text(today)
+    seed = daily.game_seed(today)
     level = daily.daily_level()
     url = f"/?seed={seed}&difficulty={level}&target=121&muggins=0&players=2"
     open_game(page)
@@ -190,7 +190,7 @@ def test_the_deal_of_the_day_shares_its_result_and_counts_the_streak(page, probl
 def test_the_deal_checker_rebuilds_a_hand_of_a_day(page, problems):
     page.goto("/fair-deals/?day=2026-12-01&hand=3#check")
     page.wait_for_selector("#check-result[data-state='done']", state="attached", timeout=LOAD_TIMEOUT_MS)
-    assert page.get_attribute("#check-result", "data-seed") == share.daily_hand_seed("2026-12-01", 3)
+    assert page.get_attribute("#check-result", "data-seed") == daily.hand_seed("2026-12-01", 3)
     assert page.get_attribute("#check-result", "data-matches") == "yes"
     page.fill("#check-hand", "0")  # hands are numbered from 1
     page.click("#daily-form button[type=submit]")

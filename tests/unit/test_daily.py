@@ -15,7 +15,7 @@ from engine.record import COMPUTER_SEED
 def play_daily(day="2026-12-01", level=None, stop=None, **rules):
     """The day's game played to the end (or ``stop`` moves) by the easy policy as the person."""
     level = level or daily.daily_level()
-    state = new_game(seed=share.daily_seed_text(day), seats=["person", level], **rules)
+    state = new_game(seed=daily.game_seed(day), seats=["person", level], **rules)
     state.practice = True
     me, them = get_player("easy", seed="me"), get_player(level, seed=COMPUTER_SEED)
     while not state.is_over and stop != 0:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine import api, fairdeal, replay, share
+from engine import api, daily, fairdeal, replay, share
 from engine.game import derive_seed, new_game
 from engine.match import play_game
 from engine.players import get_player
@@ -217,7 +217,7 @@ def test_a_title_follows_from_what_the_code_proves():
     def replayed(state):
         return json.loads(api.call("replay_game", json.dumps({"code": share.encode(state)})))["result"]
 
-    day = share.daily_seed_text("2026-12-01")
+    day = daily.game_seed("2026-12-01")
     assert replayed(new_game(seed=day, seats=["person", "hard"]))["daily"] == "2026-12-01"
     for other in ({"seats": ["person", "easy"]}, {"seats": ["person", "hard"], "target": 61},
                   {"seats": ["person", "hard"], "muggins": True}):
@@ -240,20 +240,20 @@ def test_a_title_follows_from_what_the_code_proves():
 
 def test_the_deal_of_the_day_follows_the_published_rule():
     day = "2026-12-01"
-    assert share.daily_seed_text(day) == "cribbage-daily:2026-12-01"
+    assert daily.game_seed(day) == "cribbage-daily:2026-12-01"
     for hand in (1, 2, 9):
-        expected = fairdeal.commitment(share.daily_hand_seed(day, hand))
-        assert share.daily_hand_seed(day, hand) == derive_seed("cribbage-daily:" + day, hand)
+        expected = fairdeal.commitment(daily.hand_seed(day, hand))
+        assert daily.hand_seed(day, hand) == derive_seed("cribbage-daily:" + day, hand)
         import hashlib
-        assert share.daily_hand_seed(day, hand) == hashlib.sha256(f"cribbage-daily:{day}:{hand}".encode()).hexdigest()[:32]
+        assert daily.hand_seed(day, hand) == hashlib.sha256(f"cribbage-daily:{day}:{hand}".encode()).hexdigest()[:32]
         assert len(expected) == 64
-    a = new_game(seed=share.daily_seed_text(day), seats=["person", "hard"])
-    b = new_game(seed=share.daily_seed_text(day), seats=["person", "hard"])
-    assert a.held == b.held and a.seed == share.daily_hand_seed(day, 1)
+    a = new_game(seed=daily.game_seed(day), seats=["person", "hard"])
+    b = new_game(seed=daily.game_seed(day), seats=["person", "hard"])
+    assert a.held == b.held and a.seed == daily.hand_seed(day, 1)
     for bad in ("2026-13-01", "2026-02-30", "26-12-01", "yesterday", 20261201, "2026-12-1"):
         with pytest.raises(ValueError):
-            share.daily_seed_text(bad)
-    assert share.daily_seed_text("2028-02-29")
+            daily.game_seed(bad)
+    assert daily.game_seed("2028-02-29")
 
 
 def test_the_endpoints():
@@ -282,8 +282,8 @@ def test_the_endpoints():
     for bad in (2, -1, "1", True, 1.0):
         error = call("replay_game", {"code": code, "seat": bad})["error"]
         assert error["kind"] == "bad_input" and "not a seat" in error["message"]
-    daily = call("daily_seed", {"day": "2026-12-01", "hand": 3})["result"]
-    assert daily["seed"] == share.daily_hand_seed("2026-12-01", 3)
+    rule = call("daily_seed", {"day": "2026-12-01", "hand": 3})["result"]
+    assert rule["seed"] == daily.hand_seed("2026-12-01", 3)
     assert call("replay_game", {"code": code[:-3]})["error"]["kind"] == "bad_input"
     assert "YYYY-MM-DD" in call("daily_seed", {"day": "soon"})["error"]["message"]
     played = play_game("hard", "easy", "unused", 0)  # the match module plays through views as before
