@@ -4,9 +4,9 @@ The expert (engine.expert) samples the other side's cards from what its view sho
 module, for each sample, what each card it may lay is worth with both hands open: a minimax
 search of the rest of the play with the rules of engine.game (goes, the go point, 31, the last
 card). Only ranks matter in the play, so hands are ranks (0 = ace .. 12 = king), sorted, and
-cards of one rank are one choice. Inside, hands and the ranks laid since the reset are bytes:
-they key the remembered positions, and MicroPython hashes a tuple of small ints by their sum
-(so such keys collide by the thousand) but bytes by their content.
+cards of one rank are one choice. Inside, hands and the ranks laid since the reset are bytes
+and key the remembered positions; the points of a sequence and the model's prices are kept in
+a tree of sequences (``SeqTree``) whose nodes are numbers.
 
 Far from the end of the game (neither side within ``MAX_PEG + BOARD_MARGIN`` points and its
 show of home) values are points pegged, side 0 (the searching side) less side 1, and positions
@@ -33,21 +33,116 @@ BOARD_MARGIN = 30  # this much further from home too, the end of the play is val
 _VALUE = tuple(min(r + 1, 10) for r in range(13))
 _INF = 1e9
 _ONE = tuple(bytes((r,)) for r in range(13))  # a rank laid, to add to a bytes sequence
-_PEG_CACHE: dict = {}
-_PEG_CACHE_LIMIT = 60000
+_NO_SEQS = [0] * 13
+_TREE_LIMIT = 60000  # sequences kept at most between searches (about 5 MB in MicroPython)
+
+
+class SeqTree:
+    """Every sequence of ranks laid since a reset that has been met, as nodes of a tree numbered
+    from 0 (the empty sequence): the node after one more rank (``child``), each node's count,
+    the points of its last card and the model's price of having laid it.
+
+    Lists indexed by node number, not dicts: MicroPython hashes bytes into 16 bits and grows a
+    dict only once it is full, so a cache of many sequences keyed by their bytes (or by numbers
+    that follow one another) walks long runs of slots at every lookup.
+    """
+
+    __slots__ = ("next", "count", "parent", "rank", "peg", "danger", "price")
+
+    def __init__(self) -> None:
+        """The tree of the empty sequence alone."""
+        self.next = list(_NO_SEQS)  # node * 13 + rank -> the node with rank laid next (0: not met yet)
+        self.count = [0]
+        self.parent = [0]
+        self.rank = [-1]
+        self.peg = [0]
+        self.danger: list = [None]
+        self.price: list = [None]
+
+    def child(self, node: int, r: int) -> int:
+        """The node of node's ranks and then r (whose count must stay within 31), made when new."""
+        at = node * 13 + r
+        kid = self.next[at]
+        if not kid:
+            kid = len(self.count)
+            self.next[at] = kid
+            self.next.extend(_NO_SEQS)
+            total = self.count[node] + _VALUE[r]
+            ranks = [r]
+            up = node
+            while up:
+                ranks.append(self.rank[up])
+                up = self.parent[up]
+            ranks.reverse()
+            self.count.append(total)
+            self.parent.append(node)
+            self.rank.append(r)
+            self.peg.append(peg_points(ranks, total))
+            self.danger.append(None)
+            self.price.append(None)
+        return kid
+
+    def node(self, seq: "Sequence[int]") -> int:
+        """The node of the ranks seq."""
+        node = 0
+        for r in seq:
+            node = self.child(node, r)
+        return node
+
+    def risk(self, node: int) -> float:
+        """``danger`` of the node's sequence (the replies not met yet are counted, not made nodes)."""
+        risk = self.danger[node]
+        if risk is None:
+            risk = 0.0
+            count = self.count[node]
+            ranks = None
+            at = node * 13
+            for r in range(13):
+                total = count + _VALUE[r]
+                if total <= MAX_COUNT:
+                    kid = self.next[at + r]
+                    if kid:
+                        risk += self.peg[kid]
+                        continue
+                    if ranks is None:
+                        ranks = []
+                        up = node
+                        while up:
+                            ranks.append(self.rank[up])
+                            up = self.parent[up]
+                        ranks.reverse()
+                    ranks.append(r)
+                    risk += peg_points(ranks, total)
+                    ranks.pop()
+            risk /= 13.0
+            self.danger[node] = risk
+        return risk
+
+    def model_price(self, node: int) -> float:
+        """What the model prices laying the node's last card at: its points less the reply's risk."""
+        price = self.price[node]
+        if price is None:
+            price = self.peg[node] - (self.risk(node) if self.count[node] < MAX_COUNT else 0.0)
+            self.price[node] = price
+        return price
+
+
+_TREE = SeqTree()
+
+
+def seq_tree() -> SeqTree:
+    """The tree of sequences in use (a fresh one once it holds _TREE_LIMIT: whoever holds the old
+    one keeps using it)."""
+    global _TREE
+    if len(_TREE.count) > _TREE_LIMIT:
+        _TREE = SeqTree()
+    return _TREE
 
 
 def peg(seq: bytes, total: int) -> int:
     """peg_points of the ranks since the reset (total is their count), remembered."""
-    points = _PEG_CACHE.get(seq)
-    if points is None:
-        if len(_PEG_CACHE) >= _PEG_CACHE_LIMIT:
-            _PEG_CACHE.clear()
-        points = _PEG_CACHE[seq] = peg_points(seq, total)
-    return points
-
-
-_DANGER_CACHE: dict = {}
+    tree = seq_tree()
+    return tree.peg[tree.node(seq)]
 
 
 def danger(seq: bytes, count: int) -> float:
@@ -55,18 +150,8 @@ def danger(seq: bytes, count: int) -> float:
 
     Ranks are equally likely (a four-in-thirteen chance of a ten-card), every card that fits.
     """
-    risk = _DANGER_CACHE.get(seq)
-    if risk is None:
-        if len(_DANGER_CACHE) >= _PEG_CACHE_LIMIT:
-            _DANGER_CACHE.clear()
-        risk = 0.0
-        for r in range(13):
-            total = count + _VALUE[r]
-            if total <= MAX_COUNT:
-                risk += peg(seq + _ONE[r], total)
-        risk /= 13.0
-        _DANGER_CACHE[seq] = risk
-    return risk
+    tree = seq_tree()
+    return tree.risk(tree.node(seq))
 
 
 def model_choice(hand: bytes, seq: bytes, count: int) -> int:
@@ -74,6 +159,8 @@ def model_choice(hand: bytes, seq: bytes, count: int) -> int:
 
     The points it pegs now less the risk of the reply (``danger``); ties go to the higher card.
     """
+    tree = seq_tree()
+    node = tree.node(seq)
     best = -1
     best_price = -_INF
     prev = -1
@@ -82,11 +169,9 @@ def model_choice(hand: bytes, seq: bytes, count: int) -> int:
         if r == prev:
             continue
         prev = r
-        total = count + _VALUE[r]
-        if total > MAX_COUNT:
+        if count + _VALUE[r] > MAX_COUNT:
             break
-        s2 = seq + _ONE[r]
-        price = peg(s2, total) - (danger(s2, total) if total < MAX_COUNT else 0.0)
+        price = tree.model_price(tree.child(node, r))
         if price >= best_price:
             best_price = price
             best = i
