@@ -14,14 +14,23 @@ Figures, on the site built into a private folder and served locally, in one run:
   Pyodide worker, and for the first MP_GAMES (2) games in the engine's MicroPython worker too;
   and the same calls in CPython here, for the ratios.
 
-Saved to .bench/expert.json. BENCH_EXPERT_GAMES=n and BENCH_EXPERT_MP_GAMES=n change the game
-counts; BENCH_DIST=folder measures an already built site instead of building one.
+Then, side by side with the targets, the expert's decisions of NODE_GAMES (6) games in CPython
+here and in MicroPython under node (the vendored build the engine's worker runs, started as the
+worker starts it; each call its own top-level call, as the worker's are, so the collector runs
+between them as it does there): median, 90th percentile and slowest.
+
+Saved to .bench/expert.json. BENCH_EXPERT_GAMES=n, BENCH_EXPERT_MP_GAMES=n and
+BENCH_EXPERT_NODE_GAMES=n change the game counts; BENCH_DIST=folder measures an already built
+site instead of building one; BENCH_EXPERT_BROWSER=0 leaves the browser out (CPython and node
+only).
 """
 
 import json
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,6 +43,7 @@ from bench.bench_load import CHROMIUM, CHROMIUM_ARGS, Meter, measure_built_site,
 OUT = ROOT / ".bench" / "expert.json"
 GAMES = int(os.environ.get("BENCH_EXPERT_GAMES", "10"))
 MP_GAMES = int(os.environ.get("BENCH_EXPERT_MP_GAMES", "2"))
+NODE_GAMES = int(os.environ.get("BENCH_EXPERT_NODE_GAMES", "6"))
 P90_TARGET_MS = 300.0
 MAX_TARGET_MS = 1000.0
 TIMEOUT_MS = 600_000
@@ -54,6 +64,77 @@ TIME_CALLS = """async ([where, calls]) => {
   }
   return times;
 }"""
+
+
+# Runs the calls (a JSON file of [endpoint, request] pairs) in MicroPython under node, each in its
+# own runPython (a top-level call, after which the collector runs, as after each of the worker's
+# calls), and prints each call's time in ms, one a line. argv: the repository, the calls' file.
+NODE_SCRIPT = r"""
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+const [root, callsFile] = process.argv.slice(1);
+const build = path.join(root, "node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs");
+const { loadMicroPython } = await import(pathToFileURL(build).href);
+const mp = await loadMicroPython({stdout: (line) => process.stdout.write(line + "\n"),
+                                  stderr: (line) => process.stderr.write(line + "\n")});
+function copyTree(from, to) {
+  mp.FS.mkdir(to);
+  for (const name of fs.readdirSync(from).sort()) {
+    const source = path.join(from, name);
+    if (fs.statSync(source).isDirectory()) {
+      if (name !== "__pycache__") copyTree(source, `${to}/${name}`);
+    } else if (!name.endsWith(".pyc")) {
+      mp.FS.writeFile(`${to}/${name}`, fs.readFileSync(source));
+    }
+  }
+}
+mp.FS.mkdir("/lib");
+copyTree(path.join(root, "engine"), "/lib/engine");
+mp.FS.writeFile("/lib/calls.json", fs.readFileSync(callsFile));
+mp.runPython("import sys\nsys.path.insert(0, '/lib')\nimport json\nfrom engine import api\n" +
+             "CALLS = json.loads(open('/lib/calls.json').read())");
+const n = JSON.parse(fs.readFileSync(callsFile, "utf8")).length;
+for (let i = 0; i < n; i++) {
+  const started = performance.now();
+  mp.runPython(`R = json.loads(api.call(*CALLS[${i}]))`);
+  const ms = performance.now() - started;
+  mp.runPython("assert R['ok'], R");
+  process.stdout.write(`${ms}\n`);
+}
+"""
+
+
+def node_times(calls: list[list[str]]) -> list[float]:
+    """The same calls in MicroPython under node, in ms."""
+    with tempfile.TemporaryDirectory(prefix="bench-expert-node-") as tmp:
+        calls_file = Path(tmp) / "calls.json"
+        calls_file.write_text(json.dumps(calls), encoding="utf-8")
+        out = subprocess.run(["node", "--input-type=module", "-e", NODE_SCRIPT, str(ROOT), str(calls_file)],
+                             check=True, capture_output=True, text=True).stdout
+    return [float(line) for line in out.split()]
+
+
+def side_by_side(games: int) -> dict:
+    """The expert's decisions of games games in CPython here and in MicroPython under node, with
+    the targets beside them."""
+    calls = [call for game in expert_calls(games) for call in game]
+    native = moves(calls, cpython_times(calls))
+    micropython = moves(calls, node_times(calls))
+    report = {}
+    print(f"the expert's decisions in {games} games against hard (n={len(native)}), one call each:")
+    print(f"  {'':<34} {'median':>9} {'p90':>9} {'max':>9}")
+    for label, times in (("CPython here", native), ("MicroPython under node", micropython)):
+        figures = summary(times)
+        report[label] = figures
+        print(f"  {label:<34} {figures['median_ms']:6.1f} ms {figures['p90_ms']:6.1f} ms {figures['max_ms']:6.1f} ms")
+    print(f"  {'target':<34} {'':>9} {P90_TARGET_MS:6.0f} ms {MAX_TARGET_MS:6.0f} ms")
+    figures = report["MicroPython under node"]
+    report["node_targets_met"] = figures["p90_ms"] <= P90_TARGET_MS and figures["max_ms"] <= MAX_TARGET_MS
+    report["node_over_cpython_median"] = figures["median_ms"] / report["CPython here"]["median_ms"]
+    print(f"  MicroPython under node / CPython: {report['node_over_cpython_median']:.1f}x at the median; targets "
+          f"{'met' if report['node_targets_met'] else 'NOT met'}")
+    return report
 
 
 def expert_calls(games: int) -> list[list[list[str]]]:
@@ -164,7 +245,21 @@ def measure(site: Path) -> dict:
 
 
 def main() -> None:
-    measure_built_site(measure, OUT, "bench-expert-")
+    if os.environ.get("BENCH_EXPERT_BROWSER", "1") == "0":
+        report = {"load_average": os.getloadavg()[0], "cores": os.cpu_count(), "node_games": NODE_GAMES,
+                  "node": side_by_side(NODE_GAMES)}
+        OUT.parent.mkdir(exist_ok=True)
+        OUT.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        print(f"saved {OUT.relative_to(ROOT)}")
+        return
+
+    def both(site: Path) -> dict:
+        report = measure(site)
+        report["node_games"] = NODE_GAMES
+        report["node"] = side_by_side(NODE_GAMES)
+        return report
+
+    measure_built_site(both, OUT, "bench-expert-")
 
 
 if __name__ == "__main__":
