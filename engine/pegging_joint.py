@@ -61,7 +61,8 @@ class JointSearch:
         self._groups: list = []  # group -> (samples as bytes, their hands, side 1's laid ranks, root)
         self._splits: list = []  # group -> {key: split}
         self._memos: list = []  # group -> {position: value} (far from the end)
-        self._near: list = []  # group -> {p0 * radix + p1: {position: value}} (near the end)
+        self._near: list = []  # group -> {p0 * radix + p1: {position: value}, -1 - that: the end's value}
+        self._leaf_rows: dict = {}  # p0 * radix + p1 -> each sample's leaf value
 
     # -- numbering ------------------------------------------------------------------------
 
@@ -133,6 +134,14 @@ class JointSearch:
         return self._group(bytes(range(len(hands))), held, b"", root)
 
     # -- splits of a group ----------------------------------------------------------------
+
+    def _leaf_row(self, p0: int, p1: int) -> list:
+        """Each sample's leaf value of a play ended with p0 and p1 points pegged."""
+        at = p0 * self._radix + p1
+        row = self._leaf_rows.get(at)
+        if row is None:
+            row = self._leaf_rows[at] = [leaf.value(p0, p1) for leaf in self.leaves]
+        return row
 
     def _fits(self, g: int, room: int):
         """None when every sample's side 1 has a card of value room or less, False when none has,
@@ -350,10 +359,16 @@ class JointSearch:
                         p1 += 1
                         if p1 >= need1:
                             return -WIN_VALUE * n
-                value = 0.0
-                leaves = self.leaves
-                for i in group:
-                    value += leaves[i].value(p0, p1)
+                # The end's value depends on the group and the points alone: summed once.
+                ends = self._near[g]
+                at = -1 - (p0 * self._radix + p1)
+                value = ends.get(at)
+                if value is None:
+                    row = self._leaf_row(p0, p1)
+                    value = 0.0
+                    for i in group:
+                        value += row[i]
+                    ends[at] = value
                 memo[key] = value
                 return value
             if count == MAX_COUNT:

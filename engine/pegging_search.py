@@ -33,7 +33,7 @@ BOARD_MARGIN = 30  # this much further from home too, the end of the play is val
 _VALUE = tuple(min(r + 1, 10) for r in range(13))
 _INF = 1e9
 _ONE = tuple(bytes((r,)) for r in range(13))  # a rank laid, to add to a bytes sequence
-_NO_SEQS = [0] * 13
+_MORE_SEQS = [0] * (13 * 1024)  # room for 1024 more nodes (MicroPython's extend grows a list to the exact size)
 _TREE_LIMIT = 60000  # sequences kept at most between searches (about 5 MB in MicroPython)
 
 
@@ -51,7 +51,7 @@ class SeqTree:
 
     def __init__(self) -> None:
         """The tree of the empty sequence alone."""
-        self.next = list(_NO_SEQS)  # node * 13 + rank -> the node with rank laid next (0: not met yet)
+        self.next = list(_MORE_SEQS)  # node * 13 + rank -> the node with rank laid next (0: not met yet)
         self.count = [0]
         self.parent = [0]
         self.rank = [-1]
@@ -66,7 +66,8 @@ class SeqTree:
         if not kid:
             kid = len(self.count)
             self.next[at] = kid
-            self.next.extend(_NO_SEQS)
+            if len(self.next) < 13 * (kid + 1):
+                self.next.extend(_MORE_SEQS)
             total = self.count[node] + _VALUE[r]
             ranks = [r]
             up = node
