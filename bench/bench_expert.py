@@ -70,29 +70,14 @@ TIME_CALLS = """async ([where, calls]) => {
 # own runPython (a top-level call, after which the collector runs, as after each of the worker's
 # calls), and prints each call's time in ms, one a line. argv: the repository, the calls' file.
 NODE_SCRIPT = r"""
-import fs from "node:fs";
 import path from "node:path";
+import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 const [root, callsFile] = process.argv.slice(1);
-const build = path.join(root, "node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs");
-const { loadMicroPython } = await import(pathToFileURL(build).href);
-const mp = await loadMicroPython({stdout: (line) => process.stdout.write(line + "\n"),
-                                  stderr: (line) => process.stderr.write(line + "\n")});
-function copyTree(from, to) {
-  mp.FS.mkdir(to);
-  for (const name of fs.readdirSync(from).sort()) {
-    const source = path.join(from, name);
-    if (fs.statSync(source).isDirectory()) {
-      if (name !== "__pycache__") copyTree(source, `${to}/${name}`);
-    } else if (!name.endsWith(".pyc")) {
-      mp.FS.writeFile(`${to}/${name}`, fs.readFileSync(source));
-    }
-  }
-}
-mp.FS.mkdir("/lib");
-copyTree(path.join(root, "engine"), "/lib/engine");
-mp.FS.writeFile("/lib/calls.json", fs.readFileSync(callsFile));
-mp.runPython("import sys\nsys.path.insert(0, '/lib')\nimport json\nfrom engine import api\n" +
+const loader = path.join(root, "tests/conformance/engine_mp.mjs");  // the conformance test's own loader
+const { loadEngine } = await import(pathToFileURL(loader).href);
+const mp = await loadEngine(root, { files: { "calls.json": callsFile } });
+mp.runPython("import json\nfrom engine import api\n" +
              "CALLS = json.loads(open('/lib/calls.json').read())");
 const n = JSON.parse(fs.readFileSync(callsFile, "utf8")).length;
 for (let i = 0; i < n; i++) {
