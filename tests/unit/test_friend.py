@@ -282,8 +282,6 @@ def test_each_page_speaks_to_its_own_seat_and_names_the_friend():
         assert resumed["result"]["title"] == result["title"]
     lines = [line for page in (ann, bob) for line in said[page.seat] if line]
     assert lines and not any("the computer" in line.lower() for line in lines)
-    ann_play = call("friend_resume", game=pair()[0].game, seat=0)
-    assert ann_play["awaiting"] == "discard"
 
 
 def test_the_narration_names_the_friend_and_calls_this_seat_you():
