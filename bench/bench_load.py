@@ -9,7 +9,7 @@ The site is built into a private folder with a few extra pages under bench/:
 - site-worker-floor/: the same through the pages' own plumbing (static/engine.js starting
   app/engine_worker.mjs), with no UI: what the pages' worker costs on top of the floor.
 - pyscript-floor/: the same through PyScript's own worker plumbing (a `<script type="mpy"
-  worker>` running app/worker.py with bench/engine.toml listing the pack's files, written out one
+  worker>` running site_src/workers/engine_worker.py with bench/engine.toml listing the pack's files, written out one
   by one under bench/engine/, and a one-line MicroPython script on the page that asks it to deal):
   the alternative to the pages' worker, kept measured beside it.
 - ui-floor/: PyScript with MicroPython running a one-line script, no worker, the plugins no page
@@ -391,7 +391,7 @@ def prepare_site(folder: Path) -> tuple[Path, list]:
         "floor": {"index.html": FLOOR_HTML, "floor.js": FLOOR_JS, "floor-worker.mjs": FLOOR_WORKER},
         "site-worker-floor": {"index.html": SITE_WORKER_FLOOR_HTML, "site-floor.js": SITE_WORKER_FLOOR_JS},
         "pyscript-floor": {"index.html": PYSCRIPT_FLOOR_HTML, "floor.toml": FLOOR_TOML,
-                           "worker.py": (ROOT / "site_src" / "app" / "worker.py").read_text(encoding="utf-8")
+                           "worker.py": (ROOT / "site_src" / "workers" / "engine_worker.py").read_text(encoding="utf-8")
                            + '\n__export__ = ["call"]\n'},
         "ui-floor": {"index.html": UI_FLOOR_HTML, "floor.toml": FLOOR_TOML},
         "decide": {"index.html": DECIDE_HTML.replace("__DECISIONS__", str(DECISIONS)), "floor.toml": FLOOR_TOML},

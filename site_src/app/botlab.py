@@ -2,7 +2,7 @@
 
 Runs in MicroPython on the main thread (keep to the subset). The bot is the text of PyScript's
 editor (``<script type="mpy-editor" id="bot-source">``; the page's Run replaces the editor's).
-Matches run in a Pyodide worker (site_src/app/botlab_worker.py) inside a sandboxed frame of an
+Matches run in a Pyodide worker (site_src/workers/botlab_worker.py) inside a sandboxed frame of an
 opaque origin (botlab_sandbox.py), so the bot's code can reach nothing of the site's; this
 module starts it once the editor is ready: ``start`` runs the bot's code, then ``step`` is
 called again and again, each call playing games for STEP_SECONDS, so the progress shows between

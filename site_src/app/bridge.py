@@ -16,7 +16,7 @@ Runs in MicroPython (keep to the subset: no dataclasses, typing or itertools). A
     setup()
     bridge.start()          # wait for the engine in the background; the status line shows progress
 
-The engine runs in MicroPython in a worker (site_src/app/worker.py in app/engine_worker.mjs),
+The engine runs in MicroPython in a worker (site_src/workers/engine_worker.py in app/engine_worker.mjs),
 which site_src/static/engine.js starts from the page's <head> (base.html) and reaches as
 ``window.cribbageEngine``; ``call`` sends JSON text to it and reads JSON text back. A failed call raises EngineError, whose ``message`` is
 written for the player. If the worker could not start, the message says which file did not

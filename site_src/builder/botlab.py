@@ -11,7 +11,7 @@ from importlib import import_module
 from pathlib import Path
 
 from site_src.builder.output import copy_if_changed
-from site_src.builder.settings import APP_DIR, SITE_SRC, BuildError
+from site_src.builder.settings import APP_DIR, SITE_SRC, WORKERS_DIR, BuildError
 
 BOTS_DIR = SITE_SRC / "bots"
 EXAMPLES = (
@@ -193,7 +193,7 @@ def api_reference() -> str:
 SANDBOX_FRAME = APP_DIR / "botlab_frame.js"
 """The script of the frame the bot runs in, inline in the frame's document (the page's policy
 allows it by its hash, see site_src/builder/security.py)."""
-SANDBOX_RUNNER = "botlab_runner.js"  # site_src/app/: the frame's worker, dist/app/botlab_runner.js
+SANDBOX_RUNNER = "botlab_runner.js"  # site_src/workers/: the frame's worker, dist/app/botlab_runner.js
 SANDBOX_MANIFEST = "botlab_sandbox.json"  # dist/app/: what the page fetches and hands to the runner
 WORKER_CONFIG = "botlab_worker.toml"  # dist/app/: the worker's files (site_src/builder/browser_python.py)
 WORKER_SOURCE = "botlab_worker.py"
@@ -228,6 +228,6 @@ def write_sandbox(out: Path) -> None:
     missing += [name for name in PYODIDE_FILES if not (app / PYODIDE_INDEX / name).is_file()]
     if missing:
         raise BuildError(f"the bot lab's sandbox would hand over missing files: {', '.join(missing)}")
-    copy_if_changed(APP_DIR / SANDBOX_RUNNER, app / SANDBOX_RUNNER)
+    copy_if_changed(WORKERS_DIR / SANDBOX_RUNNER, app / SANDBOX_RUNNER)
     manifest = {"runner": SANDBOX_RUNNER, "index": PYODIDE_INDEX, "pyodide": list(PYODIDE_FILES), "files": files}
     (app / SANDBOX_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from site_src.builder.output import copy_if_changed
 from site_src.builder.packs import PACK_SUFFIX, read_pack, write_pack
-from site_src.builder.settings import APP_DIR, ENGINE_DIR, BuildError
+from site_src.builder.settings import APP_DIR, ENGINE_DIR, WORKERS_DIR, BuildError
 
 UI_CONFIG = "ui.json"
 CONFIG_SUFFIX = ".json"  # JSON, not TOML: PyScript reads it without fetching its TOML parser first
@@ -17,21 +17,31 @@ UNUSED_PLUGINS = ("deprecations-manager", "donkey", "py-editor", "py-game", "py-
 """PyScript plugins no page needs, left out of the main thread's config so PyScript does not fetch
 them before it starts (its error plugin is always fetched; "!error" keeps it off the page)."""
 EDITOR_PAGES = ("botlab",)  # pages with PyScript's code editor: they keep the py-editor plugin
-WORKER_MODULE = "worker"  # site_src/app/worker.py: the engine's endpoint in its worker
-WORKER_SCRIPT = "engine_worker.mjs"  # site_src/app/engine_worker.mjs: the worker, given the engine's pack
-ENGINE_PACK = "engine" + PACK_SUFFIX  # dist/app/engine.pack: worker.mpy, the engine's bytecode and data
+ENGINE_WORKER = "engine_worker"
+"""site_src/workers/engine_worker.mjs, the engine's worker (MicroPython), and engine_worker.py, the
+engine's endpoint in it. Every other site_src/workers/NAME.py is a Pyodide worker (``pyodide_workers``)."""
+WORKER_SCRIPT = ENGINE_WORKER + ".mjs"  # dist/app/engine_worker.mjs, given the engine's pack
+ENGINE_PACK = "engine" + PACK_SUFFIX  # dist/app/engine.pack: engine_worker.mpy, the engine's bytecode and data
 ENGINE_PACK_MARK = '"/*ENGINE_PACK*/"'
 PACK_MODULE = "pack"  # site_src/app/pack.py: unpacks a page's pack before the page module is imported
-NOT_PAGE_MODULES = (WORKER_MODULE, PACK_MODULE)
 ENGINE_BROWSER_SKIP = ("__main__.py", "match.py", "bots.py")  # CPython's alone: not for MicroPython
-PYODIDE_WORKERS = {
-    "botlab_worker": "The bot lab's worker: Pyodide (CPython) running app/botlab_worker.py with the engine's source.",
-    "expert_worker": "The expert's worker: Pyodide (CPython) running app/expert_worker.py with the engine's source.",
-}
-"""site_src/app/NAME.py run by Pyodide in a worker, shipped as source with app/NAME.toml: the bot
-lab's matches and the game page's expert opponent."""
 ENGINE_SOURCE_DIR = "src"  # dist/engine/src/: the engine as Python source, for the Pyodide workers
 ENGINE_SOURCE_SKIP = ("__main__.py",)
+
+
+def pyodide_workers() -> dict[str, str]:
+    """The Pyodide (CPython) workers, site_src/workers/NAME.py shipped as source with app/NAME.toml:
+    each NAME -> the first line of its docstring (the bot lab's matches, the expert opponent)."""
+    import ast
+
+    found = {}
+    for path in sorted(WORKERS_DIR.glob("*.py")):
+        if path.stem != ENGINE_WORKER:
+            doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+            if not doc:
+                raise BuildError(f"{path}: a worker says what it is in its docstring's first line")
+            found[path.stem] = doc.splitlines()[0]
+    return found
 
 
 def toml_string(text: str) -> str:
@@ -121,12 +131,12 @@ def copy_engine_source(out: Path) -> list[str]:
 
 
 def write_pyodide_workers(out: Path, data_paths: list[str]) -> None:
-    """dist/app/NAME.py (each of PYODIDE_WORKERS, as source) and its config app/NAME.toml:
+    """dist/app/NAME.py (each of ``pyodide_workers``, as source) and its config app/NAME.toml:
     Pyodide, with the engine's source and data in its file system as the package ``engine``."""
     files = [(f"../engine/{path}", f"./engine/{path.split('/', 1)[1]}") for path in copy_engine_source(out)]
     files += [(f"../engine/{path}", f"./engine/{path}") for path in data_paths]
-    for name, title in PYODIDE_WORKERS.items():
-        worker = APP_DIR / f"{name}.py"
+    for name, title in pyodide_workers().items():
+        worker = WORKERS_DIR / f"{name}.py"
         copy_if_changed(worker, out / "app" / worker.name)
         (out / "app" / f"{name}.toml").write_text("\n".join([
             "# Written by build.py; edit build.py, not this file.",
@@ -139,12 +149,12 @@ def write_pyodide_workers(out: Path, data_paths: list[str]) -> None:
 
 
 def write_engine_worker(out: Path, entries: list[tuple[str, bytes]]) -> None:
-    """dist/app/engine.pack (these files: worker.mpy and the engine) and dist/app/engine_worker.mjs,
+    """dist/app/engine.pack (these files: engine_worker.mpy and the engine) and dist/app/engine_worker.mjs,
     the engine's worker script, with the pack's address in it."""
     write_pack(out / "app" / ENGINE_PACK, entries)
-    template = (APP_DIR / WORKER_SCRIPT).read_text(encoding="utf-8")
+    template = (WORKERS_DIR / WORKER_SCRIPT).read_text(encoding="utf-8")
     if template.count(ENGINE_PACK_MARK) != 1:
-        raise BuildError(f"{APP_DIR / WORKER_SCRIPT}: expected one {ENGINE_PACK_MARK} to fill in")
+        raise BuildError(f"{WORKERS_DIR / WORKER_SCRIPT}: expected one {ENGINE_PACK_MARK} to fill in")
     text = template.replace(ENGINE_PACK_MARK, json.dumps(f"./{ENGINE_PACK}"))
     target = out / "app" / WORKER_SCRIPT
     if not target.is_file() or target.read_text(encoding="utf-8") != text:
@@ -195,9 +205,9 @@ def write_page_pack(out: Path, page: str, modules: list[str]) -> None:
 
 
 def ui_sources() -> dict[str, str]:
-    """The UI modules of site_src/app/ by name (their source): all but the workers and the unpacker."""
+    """The UI modules of site_src/app/ by name (their source): all but the unpacker."""
     return {path.stem: path.read_text(encoding="utf-8") for path in sorted(APP_DIR.glob("*.py"))
-            if path.stem not in NOT_PAGE_MODULES and path.stem not in PYODIDE_WORKERS}
+            if path.stem != PACK_MODULE}
 
 
 def app_modules() -> dict[str, list[str]]:
@@ -212,7 +222,7 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
     page module imports (itself included) and dist/app/PAGE.json the page's main-thread
     (MicroPython) config: the unpacker (pack.mpy) and that pack. dist/app/ui.json lists every UI
     module one file each (for pages that load modules of their own choosing). dist/app/engine.pack
-    holds the engine's endpoint (worker.mpy), the engine as bytecode and its data, and
+    holds the engine's endpoint (engine_worker.mpy), the engine as bytecode and its data, and
     dist/app/engine_worker.mjs is the plain worker that runs them in MicroPython
     (``write_engine_worker``). The Pyodide workers (the bot lab's, the expert's) and their configs
     come last (``write_pyodide_workers``).
@@ -221,9 +231,9 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
 
     engine = compile_engine(out)
     with tempfile.TemporaryDirectory(prefix="worker-mpy-") as build:
-        target = Path(build) / f"{WORKER_MODULE}{UI_MODULE_SUFFIX}"
-        compile_micropython(APP_DIR / f"{WORKER_MODULE}.py", target)
-        write_engine_worker(out, [(f"/{WORKER_MODULE}{UI_MODULE_SUFFIX}", target.read_bytes())] + engine)
+        target = Path(build) / f"{ENGINE_WORKER}{UI_MODULE_SUFFIX}"
+        compile_micropython(WORKERS_DIR / f"{ENGINE_WORKER}.py", target)
+        write_engine_worker(out, [(f"/{ENGINE_WORKER}{UI_MODULE_SUFFIX}", target.read_bytes())] + engine)
     sources = ui_sources()
     for name in list(sources) + [PACK_MODULE]:
         compile_micropython(APP_DIR / f"{name}.py", out / "app" / f"{name}{UI_MODULE_SUFFIX}")

@@ -5,7 +5,7 @@ one by one they cost a request each (the runtime's own files compete for the sam
 connections). A pack holds them all: one line of JSON listing ``[path, size]`` for each file,
 a newline, then the files' bytes one after another in that order. Two readers unpack it: the
 page's MicroPython (site_src/app/pack.py, before the page module is imported) and the engine's
-worker (site_src/app/engine_worker.mjs, in JavaScript, before MicroPython imports the engine).
+worker (site_src/workers/engine_worker.mjs, in JavaScript, before MicroPython imports the engine).
 """
 
 from __future__ import annotations

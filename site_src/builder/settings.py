@@ -12,7 +12,8 @@ PAGES_DIR = ROOT / "pages"
 SITE_SRC = ROOT / "site_src"
 TEMPLATES_DIR = SITE_SRC / "templates"
 STATIC_DIR = SITE_SRC / "static"
-APP_DIR = SITE_SRC / "app"
+APP_DIR = SITE_SRC / "app"  # the pages' Python (MicroPython, main thread): each page's modules
+WORKERS_DIR = SITE_SRC / "workers"  # what runs off the main thread: the engine's, the expert's, the bot lab's
 ENGINE_DIR = ROOT / "engine"
 NODE_MODULES = ROOT / "node_modules"
 

@@ -41,20 +41,20 @@ def test_pyodide_only_in_the_workers_that_need_it(built_site):
 
 
 def test_engine_ships_as_bytecode_in_one_pack_with_its_worker(built_site):
-    """The worker fetches one file: worker.mpy, every engine module as bytecode and the data."""
+    """The worker fetches one file: engine_worker.mpy, every engine module as bytecode and the data."""
     engine = built_site / "engine"
     assert not list(engine.glob("*.mpy")) and not list(engine.glob("*.py"))  # only inside the pack
     sources = sorted(p.stem for p in (settings.ENGINE_DIR).glob("*.py")
                      if p.name not in browser_python.ENGINE_BROWSER_SKIP)
     files = dict(browser_python.engine_worker_files(built_site))
-    assert set(files) == ({f"/engine/{m}.mpy" for m in sources} | {"/worker.mpy"}
+    assert set(files) == ({f"/engine/{m}.mpy" for m in sources} | {"/engine_worker.mpy"}
                           | {"/engine/data/crib_table.json", "/engine/data/show_table.bin"})
     for path, data in files.items():
         if path.endswith(".mpy"):
             assert data[:2] == b"M\x06", path  # MicroPython bytecode
     for name in ("crib_table.json", "show_table.bin"):
         assert files[f"/engine/data/{name}"] == (settings.ENGINE_DIR / "data" / name).read_bytes()
-    assert not (built_site / "app" / "worker.py").exists() and not (built_site / "app" / "worker.mpy").exists()
+    assert not list((built_site / "app").glob("engine_worker.*py"))
 
 
 def test_no_unused_pyscript_chunks_and_no_page_needs_them(built_site):

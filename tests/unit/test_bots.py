@@ -1,5 +1,5 @@
 """Bots written in Python (engine.bots), matches with them (engine.match), the command line's
---bot, the example bots the bot lab offers and the bot lab's worker (site_src/app/botlab_worker.py)."""
+--bot, the example bots the bot lab offers and the bot lab's worker (site_src/workers/botlab_worker.py)."""
 
 import json
 import subprocess
@@ -26,11 +26,11 @@ RAISES = ("def helper(x):\n"
 
 @pytest.fixture(scope="module")
 def worker():
-    sys.path.insert(0, str(ROOT / "site_src" / "app"))
+    sys.path.insert(0, str(ROOT / "site_src" / "workers"))
     try:
         import botlab_worker
     finally:
-        sys.path.remove(str(ROOT / "site_src" / "app"))
+        sys.path.remove(str(ROOT / "site_src" / "workers"))
     return botlab_worker
 
 

@@ -1,10 +1,10 @@
-// The engine's worker: MicroPython running app/worker.py with the engine, answering the page's calls.
+// The engine's worker: MicroPython running engine_worker.py (beside it) with the engine, answering the page's calls.
 //
 // site_src/static/engine.js starts it as soon as a page's <head> is read (the page's own UI, in
 // PyScript on the main thread, starts alongside). It loads the vendored MicroPython and, at the
-// same time, the engine's pack (ENGINE_PACK, named by the build: worker.mpy, the engine's bytecode
+// same time, the engine's pack (ENGINE_PACK, named by the build: engine_worker.mpy, the engine's bytecode
 // and its data in one download, see site_src/builder/packs.py), writes the pack's files into
-// MicroPython's file system, imports app/worker.py and then answers each message {id, name,
+// MicroPython's file system, imports engine_worker.py and then answers each message {id, name,
 // request} (engine.api's endpoint name and JSON text) with {id, reply} (JSON text) or {id, error}
 // when it cannot carry the call at all. Calls run one at a time, in the order they arrive.
 //
@@ -102,7 +102,7 @@ async function boot() {
   unpack(python.FS, pack, packUrl);
   try {
     python.runPython("import sys\nsys.path.insert(0, '/')");
-    return python.pyimport("worker");
+    return python.pyimport("engine_worker");
   } catch (error) {
     console.error("Engine worker:", error);
     throw new BootError(`${named(packUrl)} is damaged (the engine does not import)`);
