@@ -3,27 +3,27 @@
 Runs in MicroPython on the main thread (keep to the subset). The page draws what the engine
 returns; every rule, count, decision and word of commentary comes from the engine in its worker
 (engine/host.py, called through bridge.call). The page keeps the game's JSON, sends it with
-each call and saves what comes back (store.py), so a reload picks the game up where it was.
+each call and saves what comes back (table/store.py), so a reload picks the game up where it was.
 
 This module is the entry point: ``setup`` binds the page's controls, ``begin`` puts the first
 game on the table. The rest of the page lives in its own modules, lowest first:
 
-- table_state: ``S`` (the page's state), the seating, the display model, DOM helpers;
-- table_view: drawing the table from the display model;
-- table_prompt: the decision on offer (#game[data-await]: discard, play, go, count, next, over,
+- table.state: ``S`` (the page's state), the seating, the display model, DOM helpers;
+- table.view: drawing the table from the display model;
+- table.prompt: the decision on offer (#game[data-await]: discard, play, go, count, next, over,
   pass, setup or retry; empty while the page is busy), focus and announcements;
-- table_flow: ``flow(step)`` runs one engine call, then shows the reply's events one by one and
+- table.flow: ``flow(step)`` runs one engine call, then shows the reply's events one by one and
   lets the computer move until the person has to decide;
-- table_setup: the setup form, settings, starting and resuming games;
-- coach_view and coach_review: the coach's hints, each hand's review and the game's summary;
+- table.setup: the setup form, settings, starting and resuming games;
+- table.coach and table.review: the coach's hints, each hand's review and the game's summary;
 - expert_engine: CPython (a Pyodide worker) answering every call about a game against the expert.
 
 How a click travels: a card button's click reaches ``on_hand_click`` here, which runs
 ``flow(lambda: send(action))``; ``send`` calls the engine's ``act`` endpoint (bridge.call, JSON
 text to the worker and back) and ``take`` keeps the reply (game JSON, the view, the events) and
-saves it; ``pump`` shows each event (table_flow.show_event) on the display model and redraws
-(table_view.render), asks for ``computer_move`` while the computer is to act, and finally offers
-the next decision (table_prompt.set_waiting).
+saves it; ``pump`` shows each event (table.flow.show_event) on the display model and redraws
+(table.view.render), asks for ``computer_move`` while the computer is to act, and finally offers
+the next decision (table.prompt.set_waiting).
 """
 
 import asyncio
@@ -33,22 +33,17 @@ from pyscript import document, window
 
 import board
 import bridge
-import coach_review
-import coach_view
 import expert_engine
 import friend_play
-import game_records
-import store
-import table_motion
-import table_pick
-from table_flow import SHOWN, flow, on_pass, on_skip_key, on_skip_show, save, take
-from table_prompt import WAITING_HOOKS, announce, set_waiting
-from table_setup import (fill_setup, is_same_link, offer_choice, on_again, on_cancel_setup, on_change,
+from table import coach, motion, pick, records, review, store
+from table.flow import SHOWN, flow, on_pass, on_skip_key, on_skip_show, save, take
+from table.prompt import WAITING_HOOKS, announce, set_waiting
+from table.setup import (fill_setup, is_same_link, offer_choice, on_again, on_cancel_setup, on_change,
                          on_choice_back, on_choice_new, on_difficulty_choice, on_new_game, on_setup_submit,
                          on_go_choice, on_lay_choice, on_speed, on_table_choice, open_setup, resume_game,
                          show_notices, start_game, url_options)
-from table_state import NAMES, S, cap, discard_need, info, q, seating_request
-from table_view import render_stats
+from table.state import NAMES, S, cap, discard_need, info, q, seating_request
+from table.view import render_stats
 
 
 def on_hand_click(event):
@@ -73,7 +68,7 @@ def on_hand_click(event):
             q("prompt").textContent = ("The " + info(card)["spoken"] + " would take the count past 31. "
                                        "Choose another card.")
             return None
-        if not table_pick.is_second_tap(event, card):
+        if not pick.is_second_tap(event, card):
             return None  # the first tap only raises the card: a slip of the finger costs nothing
         return flow(lambda: send({"type": "play", "card": card}))
     return None
@@ -165,8 +160,8 @@ def highlight(block, cards):
 
 def record_of(index):
     """The show record drawn in block index."""
-    records = S["model"]["shown"] if S["model"] is not None else []
-    return records[index] if 0 <= index < len(records) else None
+    shows = S["model"]["shown"] if S["model"] is not None else []
+    return shows[index] if 0 <= index < len(shows) else None
 
 
 def on_item_enter(event):
@@ -376,7 +371,7 @@ def setup():
     bridge.on("#speed", "change", on_speed)
     bridge.on("#go-by-hand", "change", on_go_choice)
     bridge.on("#lay-confirm", "change", on_lay_choice)
-    WAITING_HOOKS.append(table_pick.note_offer)
+    WAITING_HOOKS.append(pick.note_offer)
     bridge.on("#pass-button", "click", on_pass)
     bridge.on("#setup-table", "change", on_table_choice)
     bridge.on("#setup-opponent", "change", on_difficulty_choice)
@@ -388,10 +383,10 @@ def setup():
     bridge.on(document, "keydown", on_key)
     bridge.on(document, "keydown", on_skip_key)
     bridge.on(document, "pointerdown", on_pointer)
-    game_records.bind()
-    table_motion.setup(bridge.on)
-    coach_view.setup(lambda: save(SHOWN))
-    coach_review.setup()
+    records.bind()
+    motion.setup(bridge.on)
+    coach.setup(lambda: save(SHOWN))
+    review.setup()
     store.watch_other_tabs(on_other_tab, on_take_back)
     friend_play.setup()
     take_early()  # from here on the page's own handlers answer

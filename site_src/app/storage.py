@@ -1,11 +1,11 @@
 """The device's storage as the game page may use it: localStorage read and written safely, values
 measured before they reach Python, unreadable ones set aside, and the notices that say so.
 
-Runs in MicroPython on the main thread (keep to the subset). store.py keeps the page's data
+Runs in MicroPython on the main thread (keep to the subset). table/store.py keeps the page's data
 here; this module knows nothing of what the data means. No function here raises: when storage
 is blocked, full or missing, reads find nothing, writes save nothing, and one notice says so.
 Notices are shown in #store-notice (made above #game if the page has none) with an OK button,
-or with the action store.py sets (``set_action``) while another tab has the game.
+or with the action table/store.py sets (``set_action``) while another tab has the game.
 """
 
 import json

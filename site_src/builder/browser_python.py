@@ -50,16 +50,29 @@ def toml_string(text: str) -> str:
 
 
 UI_MODULE_SUFFIX = ".mpy"
-APP_IMPORT_RE = re.compile(r"^[ \t]*(?:from|import)[ \t]+(\w+)", re.M)
 
 
 def app_imports(source: str, names: set[str]) -> set[str]:
-    """The app modules (of ``names``) that a module's source imports, at any depth of indentation.
+    """The app modules (of ``names``, dotted for a package's) that a module's source imports, at any
+    depth; importing a package's module needs the package too.
 
     >>> sorted(app_imports("import bridge\\nfrom cardview import make\\nimport js\\n", {"bridge", "cardview"}))
     ['bridge', 'cardview']
+    >>> sorted(app_imports("from table import store\\nif x:\\n    from table.view import render\\n",
+    ...                    {"table", "table.store", "table.view", "table.state"}))
+    ['table', 'table.store', 'table.view']
     """
-    return set(APP_IMPORT_RE.findall(source)) & names
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    parts = {".".join(name.split(".")[:end]) for name in found for end in range(1, name.count(".") + 2)}
+    return parts & names
 
 
 def page_modules(sources: dict[str, str]) -> dict[str, list[str]]:
@@ -187,7 +200,7 @@ def main_config(page: str, modules: list[str] | None = None) -> dict:
     if modules is None:
         names = [f"{PACK_MODULE}{UI_MODULE_SUFFIX}", page_pack(page)]
     else:
-        names = [f"{name}{UI_MODULE_SUFFIX}" for name in modules]
+        names = [f"{module_file(name)}{UI_MODULE_SUFFIX}" for name in modules]
     return {"interpreter": "../runtime/micropython/micropython.mjs", "plugins": plugins(page),
             "files": {f"./{name}": f"./{name}" for name in names}}
 
@@ -200,14 +213,29 @@ def write_config(path: Path, page: str, modules: list[str] | None = None) -> Non
 def write_page_pack(out: Path, page: str, modules: list[str]) -> None:
     """dist/app/PAGE.pack: the bytecode of every UI module the page imports, for pack.py to unpack."""
     write_pack(out / "app" / page_pack(page),
-               [(f"./{name}{UI_MODULE_SUFFIX}", (out / "app" / f"{name}{UI_MODULE_SUFFIX}").read_bytes())
-                for name in modules])
+               [(f"./{module_file(name)}{UI_MODULE_SUFFIX}",
+                 (out / "app" / f"{module_file(name)}{UI_MODULE_SUFFIX}").read_bytes()) for name in modules])
+
+
+def module_file(name: str) -> str:
+    """A UI module's file under site_src/app/, without its suffix: "bridge" -> "bridge",
+    "table.view" -> "table/view", the package "table" -> "table/__init__"."""
+    path = name.replace(".", "/")
+    return f"{path}/__init__" if (APP_DIR / path).is_dir() else path
 
 
 def ui_sources() -> dict[str, str]:
-    """The UI modules of site_src/app/ by name (their source): all but the unpacker."""
-    return {path.stem: path.read_text(encoding="utf-8") for path in sorted(APP_DIR.glob("*.py"))
-            if path.stem != PACK_MODULE}
+    """The UI modules of site_src/app/ by name (their source), the unpacker aside: each file, and
+    each file of a package (a folder with its __init__.py, which MicroPython needs) as PACKAGE.NAME."""
+    sources = {}
+    for path in sorted(APP_DIR.rglob("*.py")):
+        parts = path.relative_to(APP_DIR).with_suffix("").parts
+        if parts == (PACK_MODULE,):
+            continue
+        if len(parts) > 1 and not (path.parent / "__init__.py").is_file():
+            raise BuildError(f"{path.parent}: a folder of UI modules needs an __init__.py (MicroPython imports no other)")
+        sources[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path.read_text(encoding="utf-8")
+    return sources
 
 
 def app_modules() -> dict[str, list[str]]:
@@ -236,7 +264,8 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
         write_engine_worker(out, [(f"/{ENGINE_WORKER}{UI_MODULE_SUFFIX}", target.read_bytes())] + engine)
     sources = ui_sources()
     for name in list(sources) + [PACK_MODULE]:
-        compile_micropython(APP_DIR / f"{name}.py", out / "app" / f"{name}{UI_MODULE_SUFFIX}")
+        path = module_file(name)
+        compile_micropython(APP_DIR / f"{path}.py", out / "app" / f"{path}{UI_MODULE_SUFFIX}", f"{path}.py")
     pages = page_modules(sources)
     for page, modules in pages.items():
         write_page_pack(out, page, modules)

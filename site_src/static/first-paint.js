@@ -2,7 +2,7 @@
 
    Loaded as a plain blocking script at the top of <head> on the game page, the calculator and
    the deal checker, so it runs before anything is drawn. It reads the address and the game
-   page's saved games (localStorage; the keys of site_src/app/store.py and friend_store.py) and
+   page's saved games (localStorage; the keys of site_src/app/table/store.py and friend_store.py) and
    sets html[data-start] for the stylesheets (first-paint.css):
 
    - "table": the game page is about to show a game (a practice link or a deal of the day,

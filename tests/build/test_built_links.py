@@ -121,11 +121,13 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     what it imports, as .mpy; ui.json lists every module one file each."""
     every = read_config(built_site / "app" / "ui.json")
     sources = sorted(browser_python.ui_sources())
-    assert sorted(every["files"]) == [f"./{name}.mpy" for name in sources]
-    expected = {"game": {"board", "bridge", "cardview", "coach_review", "coach_view", "game", "game_log",
-                         "game_records", "records", "score_strip", "sharing", "stats_view", "storage", "store",
-                         "table_fit", "table_flow", "friend_play", "friend_panels", "friend_live", "friend_seat", "friend_store", "peer_link", "peer_sdp", "expert_engine", "table_motion", "table_pick", "table_prompt", "table_setup",
-                         "table_state", "table_view"},
+    assert sorted(every["files"]) == sorted(f"./{browser_python.module_file(name)}.mpy" for name in sources)
+    table = {"table", "table.coach", "table.fit", "table.flow", "table.history", "table.log", "table.motion",
+             "table.pick", "table.prompt", "table.records", "table.review", "table.score_strip", "table.setup",
+             "table.state", "table.stats_panel", "table.store", "table.view"}
+    friend = {"friend_live", "friend_panels", "friend_play", "friend_seat", "friend_store", "peer_link", "peer_sdp",
+              "store", "table_flow", "table_prompt", "table_setup", "table_state"}
+    expected = {"game": {"board", "bridge", "cardview", "expert_engine", "game", "sharing", "storage"} | table | friend,
                 "calculator": {"bridge", "calculator", "cardview"},
                 "verifier": {"bridge", "cardview", "verifier"},
                 "botlab": {"botlab", "botlab_sandbox", "bridge", "storage"},
@@ -136,10 +138,11 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
         assert "!error" in config.get("plugins", []), "PyScript's error banner would show tracebacks"
         assert set(config["files"]) == {"./pack.mpy", f"./{page}.pack"}, page
         packed = read_pack((built_site / "app" / f"{page}.pack").read_bytes())
-        assert {path for path, _ in packed} == {f"./{name}.mpy" for name in modules}, page
+        assert {path for path, _ in packed} == {f"./{browser_python.module_file(name)}.mpy" for name in modules}, page
         for path, data in packed:
             assert data == (built_site / "app" / path).read_bytes(), (page, path)
     for name in sources + ["pack"]:
+        name = browser_python.module_file(name)
         data = (built_site / "app" / f"{name}.mpy").read_bytes()
         assert data[:2] == b"M\x06", f"{name}.mpy is not MicroPython bytecode (mpy v6)"
         assert not (built_site / "app" / f"{name}.py").exists(), f"{name}.py ships as source too"

@@ -23,7 +23,8 @@ def test_doctests():
 
 
 def test_the_page_unpacks_what_the_builder_packs(tmp_path, monkeypatch):
-    entries = [("./a.mpy", b"M\x06abc"), ("./b.mpy", b""), ("./c.bin", bytes(range(256)) * 3)]
+    entries = [("./a.mpy", b"M\x06abc"), ("./b.mpy", b""), ("./c.bin", bytes(range(256)) * 3),
+               ("./pkg/__init__.mpy", b"M\x06"), ("./pkg/deep/d.mpy", b"d"), ("./pkg/e.mpy", b"e")]
     (tmp_path / "page.pack").write_bytes(packs.pack_bytes(entries))
     monkeypatch.chdir(tmp_path)
     written = load_unpacker().unpack("page.pack")

@@ -302,7 +302,7 @@ def test_fair_deal_panel_leads_with_what_it_means():
     """Both the page's first paint and the table view module's later text say what it means before SHA-256."""
     template = (ROOT / "site_src" / "templates" / "game.html").read_text(encoding="utf-8")
     intro = re.search(r'<p class="fair-intro" id="fair-intro">(.*?)</p>', template, re.S).group(1)
-    module = (ROOT / "site_src" / "app" / "table_view.py").read_text(encoding="utf-8")
+    module = (ROOT / "site_src" / "app" / "table" / "view.py").read_text(encoding="utf-8")
     start = module.index('("Every deal', module.index('q("fair-intro").textContent = ("Every deal'))
     later = "".join(re.findall(r'"([^"]*)"', module[start: module.index(")\n", start)]))
     assert later == intro
@@ -310,7 +310,7 @@ def test_fair_deal_panel_leads_with_what_it_means():
 
 
 def test_practice_games_are_explained(site):
-    source = (ROOT / "site_src" / "app" / "stats_view.py").read_text(encoding="utf-8")
+    source = (ROOT / "site_src" / "app" / "table" / "stats_panel.py").read_text(encoding="utf-8")
     empty = "".join(re.findall(r'"([^"]*)"', source.split("EMPTY_TEXT = (", 1)[1].split(")\n", 1)[0]))
     assert "practice deals do not" not in empty
     assert "Practice games do not" in empty and "seed" in empty and "replay the same cards" in empty
@@ -329,7 +329,7 @@ def test_the_deal_of_the_day_says_one_thing_about_its_computer_and_where_it_coun
     from engine import daily
 
     assert daily.daily_level() == "hard"
-    records = (ROOT / "site_src" / "app" / "game_records.py").read_text(encoding="utf-8")
+    records = (ROOT / "site_src" / "app" / "table" / "records.py").read_text(encoding="utf-8")
     note = _string_constant(records, "DAILY_NOTE")
     assert note == "The deal of the day counts in your daily results, not in your other statistics."
     setup = plain(re.search(r'<p id="daily-about">.*?</p>', site.html("index"), re.S).group(0))
@@ -338,10 +338,10 @@ def test_the_deal_of_the_day_says_one_thing_about_its_computer_and_where_it_coun
     assert "against the hard computer" in fair and note in " ".join(fair.split())
     for text in (setup, fair, plain(site.html("index")), site.text("fair-deals")):
         assert "strongest" not in text
-    view = (ROOT / "site_src" / "app" / "table_view.py").read_text(encoding="utf-8")
-    panel = view[view.index("game_records.is_daily_game():"):view.index("    elif meta.get(\"practice\"):\n")]
-    assert "game_records.DAILY_NOTE" in panel and "not counted" not in panel
+    view = (ROOT / "site_src" / "app" / "table" / "view.py").read_text(encoding="utf-8")
+    panel = view[view.index("records.is_daily_game():"):view.index("    elif meta.get(\"practice\"):\n")]
+    assert "records.DAILY_NOTE" in panel and "not counted" not in panel
     assert 'BADGES = {True: "Deal of the day", False: "Practice game"}' in records
-    for module in ("table_view.py", "table_setup.py"):
+    for module in ("table/view.py", "table/setup.py"):
         source = (ROOT / "site_src" / "app" / module).read_text(encoding="utf-8")
-        assert 'shown("practice-badge"' not in source and "game_records.show_badge(" in source
+        assert 'shown("practice-badge"' not in source and "records.show_badge(" in source

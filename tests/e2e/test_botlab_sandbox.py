@@ -3,7 +3,7 @@
 The bot below runs JavaScript from its Python (Pyodide's ``js`` module) that tries to put its own
 script in place of runtime/pyscript/core.js in the service worker's caches, to add an entry
 there, to write an IndexedDB database and localStorage, to post on the tabs' BroadcastChannel
-(site_src/app/store.py's) and to read a file of the site; it prints what happened. The test runs
+(site_src/app/table/store.py's) and to read a file of the site; it prints what happened. The test runs
 it with the service worker on (its own browser context over a private copy of the build, as
 tests/e2e/test_offline.py does), then checks that every entry of the site's cache still holds
 the build's bytes, that no database, key or message appeared, and that the home page and the

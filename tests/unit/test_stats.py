@@ -1,4 +1,4 @@
-"""The statistics record (engine/stats.py), its endpoints, and its twin in site_src/app/store.py."""
+"""The statistics record (engine/stats.py), its endpoints, and its twin in site_src/app/table/store.py."""
 
 from __future__ import annotations
 
@@ -405,7 +405,7 @@ def test_stats_record_endpoint_refuses_bad_requests():
 
 def test_the_page_never_builds_a_record_itself():
     """store.py keeps no copy of the record's shape: it stores what the engine checked or made."""
-    source = (ROOT / "site_src/app/store.py").read_text()
+    source = (ROOT / "site_src/app/table/store.py").read_text()
     assert "def new_stats" not in source and '"games": 0' not in source
     assert '"stats_check"' in source and '"stats_record"' in source
 

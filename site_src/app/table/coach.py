@@ -9,7 +9,7 @@ thread. The engine does the work (engine/coach.py, through the ``hint``, ``revie
   calculator's discard helper shows them; at the play, the card to lay lit up in the hand with
   its reasons. Asking marks the game as played with hints (the engine's reply is the new game,
   which is saved).
-- After each hand, "Review hand", and after the game, "Game summary" (coach_review.py, which
+- After each hand, "Review hand", and after the game, "Game summary" (review.py, which
   draws into the same panel).
 
 Markers for tests: #coach[data-kind] is hint, review or summary while the panel shows one, and
@@ -23,10 +23,10 @@ from pyscript.ffi import create_proxy
 
 import bridge
 import cardview
-import store
 from cardview import card_texts, decimal
-from table_state import S, make, q, seating_request, shown
-from table_view import render_hand
+from table import store
+from table.state import S, make, q, seating_request, shown
+from table.view import render_hand
 
 HINT_MARK = "hint-shown"
 HINT_WAITS = ("discard", "play")
@@ -40,10 +40,10 @@ WORKING = "Working it out\u2026"
 COACH = {
     "kind": "",        # what the panel shows: "", hint, review or summary
     "game": None,      # the game text the panel's content belongs to
-    "save": None,      # saves the game after a hint marks it (table_flow.save, set by setup)
+    "save": None,      # saves the game after a hint marks it (flow.save, set by setup)
     "asking": False,   # a coach call is on its way
     "prepared": None,  # the game text whose hint the engine has been asked to work out
-    "code": None,      # the reviewed game's share code, for links into its replay (coach_review.py)
+    "code": None,      # the reviewed game's share code, for links into its replay (review.py)
     "listeners": [],   # event proxies kept alive for the page's lifetime
 }
 
@@ -68,7 +68,7 @@ def can_hint(waiting):
 
 
 def on_waiting(waiting):
-    """The decision on offer changed (table_prompt.set_waiting): show the coach's buttons that
+    """The decision on offer changed (prompt.set_waiting): show the coach's buttons that
     fit it, and close a panel that belongs to another moment of the game."""
     shown("hint-button", can_hint(waiting))
     shown("review-button", can_coach() and waiting in ("next", "over"))

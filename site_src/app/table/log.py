@@ -6,7 +6,7 @@ replays the game and narrates what this seat saw), less the last moves, which th
 to show again and which say themselves.
 """
 
-from table_state import LOG_KEEP, make, q
+from table.state import LOG_KEEP, make, q
 
 
 def fill(lines):

@@ -1,7 +1,7 @@
 """The game page's drawing: the table, seats, pile, hands, counted shows, fair-deal and stats panels.
 
 Part of the game page (site_src/app/game.py is its entry point). Draws ``S["model"]`` (the
-display model of table_state) into the page; it decides nothing and calls no engine.
+display model of state.py) into the page; it decides nothing and calls no engine.
 """
 
 import json
@@ -10,18 +10,16 @@ import js
 from pyscript import document
 
 import bridge
-import game_records
-import score_strip
-import table_motion
-from table_state import (COMPUTER, DIFFICULTY_WORDS, HUMAN, S, board_names, board_scores, cap, card_back,
+from table import motion, records, score_strip
+from table.state import (COMPUTER, DIFFICULTY_WORDS, HUMAN, S, board_names, board_scores, cap, card_back,
                          card_face, display_phase, final_cards, final_crib, info, is_multi, log_console, make,
                          q, shown, who, whose)
 
 
 try:
-    import stats_view
+    from table import stats_panel
 except ImportError:
-    stats_view = None
+    stats_panel = None
 
 
 def render():
@@ -37,7 +35,7 @@ def render():
     render_shows(model)
     render_hand(model)
     render_fair(model)
-    table_motion.replay()  # cards under way go on moving on the redrawn table
+    motion.replay()  # cards under way go on moving on the redrawn table
 
 
 def render_status(model):
@@ -57,7 +55,7 @@ def render_status(model):
     if model["muggins"]:
         parts.append("muggins")
     q("status-hand").textContent = cap(" · ".join(parts))
-    game_records.show_badge(meta.get("practice"), game_records.is_daily_seed(meta.get("practice_seed")))
+    records.show_badge(meta.get("practice"), records.is_daily_seed(meta.get("practice_seed")))
     shown("speed-row", not S["passing"] and S["friend"] is None)  # no computer plays there
     q("cpu-level").textContent = "(" + DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy").lower() + ")"
     opponents = "" if S["passing"] else (DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy")
@@ -279,7 +277,7 @@ def render_hand(model):
         item.append(button)
         box.append(item)
     box.setAttribute("aria-label", "Your cards" if hand else "Your cards: none left")
-    table_motion.replay()
+    motion.replay()
     if focused is not None:
         again = box.querySelector('[data-card="' + focused + '"]')
         if again is not None:
@@ -293,7 +291,7 @@ def hand_button_state(button, card, waiting, legal, lit):
     name = info(card)["spoken"]
     selected = card in S["selected"]
     playable = waiting == "discard" or (waiting in ("play", "go") and card in legal)
-    button.classList.toggle("is-hinted", card in lit)  # the coach's hint (coach_view.py)
+    button.classList.toggle("is-hinted", card in lit)  # the coach's hint (coach.py)
     button.classList.toggle("is-selected", waiting == "play" and selected)  # a first tap: a second lays it
     button.classList.toggle("is-dim", waiting in ("play", "go") and card not in legal)
     if waiting == "discard":
@@ -320,15 +318,15 @@ def show_title(record):
 def render_shows(model):
     """The hands and crib counted so far this hand, and the one being counted."""
     area = q("show-area")
-    records = model["shown"]
+    shows = model["shown"]
     counting = model["counting"]
-    if not records and not counting:
+    if not shows and not counting:
         area.hidden = True
         area.replaceChildren()
         return
     area.hidden = False
     area.replaceChildren()
-    for index, record in enumerate(records):
+    for index, record in enumerate(shows):
         area.append(show_block(index, record))
     if counting:
         block = make("section", "show-block is-counting")
@@ -437,10 +435,10 @@ def render_fair(model):
     meta = S["meta"]
     if S["friend"] is not None:
         q("fair-intro").textContent = FRIEND_FAIR
-    elif game_records.is_daily_game():
+    elif records.is_daily_game():
         q("fair-intro").textContent = ("The deal of the day, from the seed \u201c" + str(meta.get("practice_seed"))
                                        + "\u201d: every deal follows from it by a published rule, the same "
-                                       "for everyone today. " + game_records.DAILY_NOTE)
+                                       "for everyone today. " + records.DAILY_NOTE)
     elif meta.get("practice"):
         q("fair-intro").textContent = ("Practice game from the seed \u201c" + str(meta.get("practice_seed"))
                                        + "\u201d: every deal follows from it, so this game is not counted "
@@ -475,13 +473,13 @@ def render_fair(model):
 
 
 def render_stats(stats=None):
-    """The statistics panel (stats_view.py): the stored record, or the one just returned."""
-    if stats_view is None:
+    """The statistics panel (stats_panel.py): the stored record, or the one just returned."""
+    if stats_panel is None:
         return
     try:
         if stats is None:
-            stats_view.render("#stats-body")
+            stats_panel.render("#stats-body")
         else:
-            stats_view.refresh(stats)
+            stats_panel.refresh(stats)
     except Exception as error:
         log_console("Statistics panel failed:", error)

@@ -8,7 +8,7 @@ while the person is reading something else on it.
 
 from pyscript import window
 
-from table_state import q
+from table.state import q
 
 MARGIN = 6  # pixels left between the table and the window's edge
 

@@ -1,6 +1,6 @@
 """The coach's reviews on the game page: a hand's review after each hand, the game's summary after it.
 
-Part of the game page (site_src/app/game.py is its entry point; coach_view.py owns the coach's
+Part of the game page (site_src/app/game.py is its entry point; coach.py owns the coach's
 panel and its hints). "Review hand" asks the engine's ``review_hand`` endpoint for the hand just
 finished: the discard and each play with a choice against the best, and in muggins games the
 points the counts missed. "Game summary" asks ``review_game`` once the game is over: the points
@@ -15,8 +15,8 @@ import js
 import bridge
 import sharing
 from cardview import decimal
-from coach_view import COACH, WORKING, can_coach, close, names, open_panel, points, reveal, text_line, write
-from table_state import S, cap, make, seating_request
+from table.coach import COACH, WORKING, can_coach, close, names, open_panel, points, reveal, text_line, write
+from table.state import S, cap, make, seating_request
 
 
 # --- the hand's review -------------------------------------------------------------------------

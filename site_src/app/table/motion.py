@@ -1,7 +1,7 @@
 """The game page's card motion: cards travel from the deck at the deal, from a hand to the pile,
 to the crib, and back out of the hands and the crib for the show.
 
-Part of the game page (site_src/app/game.py is its entry point). table_flow calls ``before``
+Part of the game page (site_src/app/game.py is its entry point). flow.py calls ``before``
 with each event before the table is redrawn (where the cards are now) and ``after`` once it is
 redrawn (where they land); the landed cards get ``.is-arriving`` with ``--from-x``/``--from-y``
 set to where they came from, and table-fit.css slides them home. Quick (a quarter of a second),
@@ -13,7 +13,7 @@ while a resumed game's last moves are shown again. #game[data-motion] counts the
 from pyscript import document, window
 
 from cardview import elements
-from table_state import S, humans, is_multi, q
+from table.state import S, humans, is_multi, q
 
 STAGGER_MS = 45  # between the cards of one deal
 DURATION_MS = 260  # as .is-arriving's animation in table-fit.css

@@ -4,18 +4,17 @@ Runs in MicroPython on the main thread. Everything is built with DOM calls and `
 ``render`` draws the stored record once the engine has checked it (store.verify_stats: the
 record is engine/stats.py's, which the page never builds itself).
 
-    import stats_view
-    stats_view.render("#stats-body")
+    from table import stats_panel
+    stats_panel.render("#stats-body")
     stats = await store.record_game(game_json)
-    stats_view.refresh(stats)
+    stats_panel.refresh(stats)
 """
 
 from pyscript import document, window
 
 import bridge
-import records
 import sharing
-import store
+from table import history, store
 
 DIFFICULTY_NAMES = (("easy", "Easy"), ("hard", "Hard"), ("expert", "Expert"))
 TARGET_NAMES = (("121", "121 points"), ("61", "61 points"))
@@ -173,7 +172,7 @@ def _daily_block(box):
 
 def _recent_block(box):
     """The recent finished games, each with a link to its replay."""
-    games = records.recent_games()[:RECENT_SHOWN]
+    games = history.recent_games()[:RECENT_SHOWN]
     if not games:
         return
     section = _el("div", cls="stats-recent")
@@ -208,7 +207,7 @@ def redraw():
 
 
 def set_daily(daily):
-    """Show these deal-of-the-day results (records.daily_stats) and redraw."""
+    """Show these deal-of-the-day results (history.daily_stats) and redraw."""
     _view["daily"] = daily
     redraw()
 
@@ -226,7 +225,7 @@ def _reset_clicked(event):
 async def _load():
     stats = await store.verify_stats()
     try:
-        _view["daily"] = await records.daily_stats()
+        _view["daily"] = await history.daily_stats()
     except bridge.EngineError as error:
         window.console.warn("deal-of-the-day results not read: " + str(error.message))
     refresh(stats)

@@ -2,8 +2,8 @@
 
 Part of the game page (site_src/app/game.py is its entry point). ``bind`` binds the end-of-game
 banner's Replay, Copy the link and Save as a file, the options' "Replay the game so far" and the
-setup's "Deal of the day". ``finished`` runs when a game ends (table_flow.finish): it asks the
-engine for the game's code, keeps it among the recent games (records.py) and, for a deal of the
+setup's "Deal of the day". ``finished`` runs when a game ends (flow.finish): it asks the
+engine for the game's code, keeps it among the recent games (history.py) and, for a deal of the
 day, keeps the day's result and shows the text to share. The deal of the day is started as a
 practice link (``?seed=cribbage-daily:YYYY-MM-DD`` with its rules), saved in its day's own slot
 (store.py) and picked up again where it was; it counts for its day only if started that day.
@@ -16,15 +16,14 @@ import js
 from pyscript import window
 
 import bridge
-import records
 import sharing
-import store
-from table_state import S, q, shown
+from table import history, store
+from table.state import S, q, shown
 
 try:
-    import stats_view
+    from table import stats_panel
 except ImportError:
-    stats_view = None
+    stats_panel = None
 
 NO_GAME = "There is no game to replay yet: deal the cards first."
 DAILY_NOTE = "The deal of the day counts in your daily results, not in your other statistics."
@@ -93,18 +92,18 @@ async def finished():
                 shown("game-over-note", True)
         if S.get("readonly"):
             return
-        records.keep_game(code, result.get("title"), result.get("score"), daily is not None)
+        history.keep_game(code, result.get("title"), result.get("score"), daily is not None)
         if daily is not None:
             _state["daily"] = daily
             q("game-over-note").textContent = DAILY_NOTE
             shown("game-over-note", True)
             q("daily-share-text").textContent = daily["text"] + "\n" + sharing.replay_link(code)
             shown("daily-share", True)
-            stats = await records.keep_daily(daily)
-            if stats_view is not None:
-                stats_view.set_daily(stats)
-        elif stats_view is not None:
-            stats_view.redraw()
+            stats = await history.keep_daily(daily)
+            if stats_panel is not None:
+                stats_panel.set_daily(stats)
+        elif stats_panel is not None:
+            stats_panel.redraw()
     except bridge.EngineError as error:
         js.console.warn("The finished game could not be kept:", error.message)
 
@@ -146,7 +145,7 @@ async def on_replay_so_far(event):
 
 async def on_daily(event):
     """Start (or pick up) today's deal of the day, against the hard computer (the engine's daily_level)."""
-    rule = await bridge.call("daily_seed", {"day": records.today()})
+    rule = await bridge.call("daily_seed", {"day": history.today()})
     query = ("?seed=" + str(js.encodeURIComponent(rule["game_seed"])) + "&difficulty=" + rule["level"]
              + "&target=" + str(rule["target"]) + "&muggins=0&players=2")
     window.location.href = bridge.root() + query

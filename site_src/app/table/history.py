@@ -8,10 +8,10 @@ read through storage.py (measured, never trusted, set aside with a notice when u
 - ``cribbage.daily.v1``: ``{"v": 1, "days": {"YYYY-MM-DD": {"won", "scores", "code"}}}``, the
   first finished deal of each day (the engine's daily_stats checks it and counts the streak).
 
-    records.keep_game(code, "You win!", "121 to 98")
-    records.recent_games()            # newest first
-    records.keep_daily(result)        # engine/daily.py's result with its code
-    stats = await records.daily_stats()
+    history.keep_game(code, "You win!", "121 to 98")
+    history.recent_games()            # newest first
+    history.keep_daily(result)        # engine/daily.py's result with its code
+    stats = await history.daily_stats()
 """
 
 import js

@@ -7,20 +7,20 @@ asked to confirm each card (the "lay" setting) or the click comes just as the pl
 tap raises the card and a second tap on it lays it. The keyboard (Enter or Space on a focused
 card, a click with no pointer behind it) lays it at once, as a keyboard player has already
 chosen by moving the focus. The raised card is ``S["selected"]`` while the play is on offer
-(table_view marks it .is-selected; a redraw of the engine's view clears it).
+(view.py marks it .is-selected; a redraw of the engine's view clears it).
 """
 
 import js
 
-from table_state import S, info, q
-from table_view import render_hand
+from table.state import S, info, q
+from table.view import render_hand
 
 SETTLE_MS = 350  # a click this soon after the play is offered only raises the card
 _offered = [0.0]  # when the play was last offered (ms)
 
 
 def note_offer():
-    """After every decision offered (table_prompt.WAITING_HOOKS): remember when the play was."""
+    """After every decision offered (prompt.WAITING_HOOKS): remember when the play was."""
     if S["waiting"] == "play":
         _offered[0] = float(js.Date.now())
 
