@@ -11,7 +11,6 @@ from site_src.builder.output import copy_if_changed
 from site_src.builder.packs import PACK_SUFFIX, read_pack, write_pack
 from site_src.builder.settings import APP_DIR, ENGINE_DIR, WORKERS_DIR, BuildError
 
-UI_CONFIG = "ui.json"
 CONFIG_SUFFIX = ".json"  # JSON, not TOML: PyScript reads it without fetching its TOML parser first
 UNUSED_PLUGINS = ("deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal")
 """PyScript plugins no page needs, left out of the main thread's config so PyScript does not fetch
@@ -194,27 +193,25 @@ def page_pack(page: str) -> str:
     return f"{page}{PACK_SUFFIX}"
 
 
-def main_config(page: str, modules: list[str] | None = None) -> dict:
+def main_config(page: str) -> dict:
     """The main thread's PyScript config for a page: MicroPython with the unpacker and the page's
-    pack of UI modules; or, given ``modules``, with those modules (.mpy) one file each."""
-    if modules is None:
-        names = [f"{PACK_MODULE}{UI_MODULE_SUFFIX}", page_pack(page)]
-    else:
-        names = [f"{module_file(name)}{UI_MODULE_SUFFIX}" for name in modules]
+    pack of UI modules, nothing else."""
+    names = [f"{PACK_MODULE}{UI_MODULE_SUFFIX}", page_pack(page)]
     return {"interpreter": "../runtime/micropython/micropython.mjs", "plugins": plugins(page),
             "files": {f"./{name}": f"./{name}" for name in names}}
 
 
-def write_config(path: Path, page: str, modules: list[str] | None = None) -> None:
+def write_config(path: Path, page: str) -> None:
     """Write one main-thread config (``main_config``) as JSON."""
-    path.write_text(json.dumps(main_config(page, modules), indent=1) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(main_config(page), indent=1) + "\n", encoding="utf-8")
 
 
-def write_page_pack(out: Path, page: str, modules: list[str]) -> None:
-    """dist/app/PAGE.pack: the bytecode of every UI module the page imports, for pack.py to unpack."""
+def write_page_pack(out: Path, page: str, modules: list[str], compiled: Path) -> None:
+    """dist/app/PAGE.pack: the bytecode (from the folder ``compiled``) of every UI module the page
+    imports, for pack.py to unpack."""
     write_pack(out / "app" / page_pack(page),
-               [(f"./{module_file(name)}{UI_MODULE_SUFFIX}",
-                 (out / "app" / f"{module_file(name)}{UI_MODULE_SUFFIX}").read_bytes()) for name in modules])
+               [(f"./{module_file(name)}{UI_MODULE_SUFFIX}", (compiled / f"{module_file(name)}{UI_MODULE_SUFFIX}").read_bytes())
+                for name in modules])
 
 
 def module_file(name: str) -> str:
@@ -244,33 +241,33 @@ def app_modules() -> dict[str, list[str]]:
 
 
 def write_python_files(out: Path) -> dict[str, list[str]]:
-    """Compile the engine and the UI modules, and write the packs and configs that carry them.
+    """Compile the engine and the UI modules, and write the packs and configs that carry them:
+    what the pages load, and nothing else.
 
-    dist/app/NAME.mpy is each UI module as MicroPython bytecode, dist/app/PAGE.pack the modules a
-    page module imports (itself included) and dist/app/PAGE.json the page's main-thread
-    (MicroPython) config: the unpacker (pack.mpy) and that pack. dist/app/ui.json lists every UI
-    module one file each (for pages that load modules of their own choosing). dist/app/engine.pack
-    holds the engine's endpoint (engine_worker.mpy), the engine as bytecode and its data, and
-    dist/app/engine_worker.mjs is the plain worker that runs them in MicroPython
-    (``write_engine_worker``). The Pyodide workers (the bot lab's, the expert's) and their configs
-    come last (``write_pyodide_workers``).
+    dist/app/PAGE.pack holds the bytecode of the modules a page module imports (itself
+    included), dist/app/PAGE.json is the page's main-thread (MicroPython) config: the unpacker
+    (dist/app/pack.mpy) and that pack. dist/app/engine.pack holds the engine's endpoint
+    (engine_worker.mpy), the engine as bytecode and its data, and dist/app/engine_worker.mjs is the
+    plain worker that runs them in MicroPython (``write_engine_worker``). The Pyodide workers (the
+    bot lab's, the expert's) and their configs come last (``write_pyodide_workers``).
     """
     import tempfile
 
     engine = compile_engine(out)
-    with tempfile.TemporaryDirectory(prefix="worker-mpy-") as build:
-        target = Path(build) / f"{ENGINE_WORKER}{UI_MODULE_SUFFIX}"
-        compile_micropython(WORKERS_DIR / f"{ENGINE_WORKER}.py", target)
-        write_engine_worker(out, [(f"/{ENGINE_WORKER}{UI_MODULE_SUFFIX}", target.read_bytes())] + engine)
     sources = ui_sources()
-    for name in list(sources) + [PACK_MODULE]:
-        path = module_file(name)
-        compile_micropython(APP_DIR / f"{path}.py", out / "app" / f"{path}{UI_MODULE_SUFFIX}", f"{path}.py")
     pages = page_modules(sources)
-    for page, modules in pages.items():
-        write_page_pack(out, page, modules)
-        write_config(out / "app" / f"{page}{CONFIG_SUFFIX}", page)
-    write_config(out / "app" / UI_CONFIG, "", sorted(sources))
+    with tempfile.TemporaryDirectory(prefix="app-mpy-") as build:
+        compiled = Path(build)
+        compile_micropython(WORKERS_DIR / f"{ENGINE_WORKER}.py", compiled / f"{ENGINE_WORKER}{UI_MODULE_SUFFIX}")
+        write_engine_worker(out, [(f"/{ENGINE_WORKER}{UI_MODULE_SUFFIX}",
+                                   (compiled / f"{ENGINE_WORKER}{UI_MODULE_SUFFIX}").read_bytes())] + engine)
+        for name in sources:
+            path = module_file(name)
+            compile_micropython(APP_DIR / f"{path}.py", compiled / f"{path}{UI_MODULE_SUFFIX}", f"{path}.py")
+        for page, modules in pages.items():
+            write_page_pack(out, page, modules, compiled)
+            write_config(out / "app" / f"{page}{CONFIG_SUFFIX}", page)
+    compile_micropython(APP_DIR / f"{PACK_MODULE}.py", out / "app" / f"{PACK_MODULE}{UI_MODULE_SUFFIX}")
     data = [path.removeprefix("/engine/") for path, _ in engine if path.startswith("/engine/data/")]
     write_pyodide_workers(out, data)
     return {"engine": [path for path, _ in engine], "app": sorted(sources), "pages": sorted(pages)}

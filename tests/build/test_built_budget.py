@@ -165,7 +165,7 @@ def fetch(port: int, path: str, headers: dict) -> tuple[int, dict, bytes]:
 
 
 @pytest.mark.parametrize("path, source", [("/runtime/micropython/micropython.wasm", "runtime/micropython/micropython.wasm"),
-                                          ("/rules/", "rules/index.html"), ("/app/ui.json", "app/ui.json")])
+                                          ("/rules/", "rules/index.html"), ("/app/game.json", "app/game.json")])
 def test_server_sends_the_twin_the_client_takes(built_site, server, path, source):
     if not (built_site / source).is_file():
         pytest.skip(f"{source} is not built")

@@ -79,7 +79,7 @@ def read_config(path: Path) -> dict:
 
 
 def pyscript_configs(built_site, scanned) -> dict[Path, dict]:
-    """Every PyScript config a page names, plus ui.json (every UI module)."""
+    """Every PyScript config a page names."""
     configs = {}
     for path, page in scanned.items():
         for ref in page.refs:
@@ -87,15 +87,13 @@ def pyscript_configs(built_site, scanned) -> dict[Path, dict]:
                 found = local_target(built_site, path, ref.url)
                 assert found and found[0].is_file(), f"{path}: config {ref.url} missing"
                 configs[found[0]] = read_config(found[0])
-    ui_config = built_site / "app" / "ui.json"
-    configs[ui_config] = read_config(ui_config)
     return configs
 
 
 def test_pyscript_configs_and_their_files_resolve(built_site, scanned):
     """Each config's interpreter and every [files] entry exist in the build and are local."""
     configs = pyscript_configs(built_site, scanned)
-    assert len(configs) >= 3, "expected the game's, the calculator's and the all-modules UI configs"
+    assert len(configs) >= 3, "expected the game's, the calculator's and the bot lab's configs at least"
     for config_path, config in configs.items():
         name = config_path.relative_to(built_site)
         interpreter = config.get("interpreter")
@@ -118,10 +116,8 @@ def test_engine_worker_names_every_engine_module(built_site):
 
 def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     """Each page's config lists the unpacker and the page's pack, which holds its module and
-    what it imports, as .mpy; ui.json lists every module one file each."""
-    every = read_config(built_site / "app" / "ui.json")
+    what it imports, as .mpy; no module ships outside a pack."""
     sources = sorted(browser_python.ui_sources())
-    assert sorted(every["files"]) == sorted(f"./{browser_python.module_file(name)}.mpy" for name in sources)
     table = {"table", "table.coach", "table.fit", "table.flow", "table.history", "table.log", "table.motion",
              "table.pick", "table.prompt", "table.records", "table.review", "table.score_strip", "table.setup",
              "table.state", "table.stats_panel", "table.store", "table.view"}
@@ -140,12 +136,11 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
         packed = read_pack((built_site / "app" / f"{page}.pack").read_bytes())
         assert {path for path, _ in packed} == {f"./{browser_python.module_file(name)}.mpy" for name in modules}, page
         for path, data in packed:
-            assert data == (built_site / "app" / path).read_bytes(), (page, path)
-    for name in sources + ["pack"]:
-        name = browser_python.module_file(name)
-        data = (built_site / "app" / f"{name}.mpy").read_bytes()
-        assert data[:2] == b"M\x06", f"{name}.mpy is not MicroPython bytecode (mpy v6)"
-        assert not (built_site / "app" / f"{name}.py").exists(), f"{name}.py ships as source too"
+            assert data[:2] == b"M\x06", f"{page}.pack: {path} is not MicroPython bytecode (mpy v6)"
+    assert {path.relative_to(built_site / "app").as_posix() for path in (built_site / "app").rglob("*.mpy")} == {"pack.mpy"}
+    assert (built_site / "app" / "pack.mpy").read_bytes()[:2] == b"M\x06"
+    assert not (built_site / "app" / "ui.json").exists()
+    assert not [path for path in (built_site / "app").rglob("*.py") if path.stem in sources], "UI source shipped"
 
 
 def test_runtime_is_vendored_without_extras(built_site):

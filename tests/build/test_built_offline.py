@@ -64,7 +64,7 @@ def test_service_worker_precaches_every_page_and_the_runtime(built_site, site_pa
     assert len(urls) == len(set(urls))
     for page in site_pages:
         assert (page.path or "./") in urls, page.slug
-    for needed in ("404.html", "manifest.webmanifest", "static/site.css", "app/ui.json", "app/game.json",
+    for needed in ("404.html", "manifest.webmanifest", "static/site.css", "app/game.json",
                    "app/engine_worker.mjs", "app/engine.pack", "static/engine.js", "app/pack.mpy", "app/game.pack",
                    "engine/data/show_table.bin", "runtime/pyscript/core.js",
                    "runtime/micropython/micropython.wasm"):

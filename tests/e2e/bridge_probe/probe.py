@@ -4,8 +4,12 @@ import json
 
 import js
 
-import bridge
-from pyscript import document
+import pack
+
+pack.unpack("calculator.pack")  # its config (app/calculator.json) is the calculator's, whose pack holds bridge
+
+import bridge  # noqa: E402
+from pyscript import document  # noqa: E402
 
 
 def show(value):

@@ -9,8 +9,12 @@ messages it receives to #messages, refused ones to #errors, a bad code's message
 import js
 from pyscript import document
 
-import bridge
-import peer_link
+import pack
+
+pack.unpack("game.pack")  # its config (app/game.json) is the game page's, whose pack holds peer_link
+
+import bridge  # noqa: E402
+import peer_link  # noqa: E402
 
 HUGE = peer_link.MAX_MESSAGE + 1
 
