@@ -388,9 +388,65 @@ def friend_game(index):
 COUNTS["friend_games"] = 2
 
 
+RISTRETTO_REFUSED = ("00" * 31, "00" * 33, "ff" * 31 + "7f", "01" + "00" * 31,
+                     "26948d35ca62e643e26a83177332e6b6afeb9d08e4268b650f1f5bbd8d81d371",
+                     "3eb858e78f5a7254d8c9731174a94f76755fd3941c0ac93735c07ba14579630e", "ec" + "ff" * 30 + "7f")
+COUNTS["ristretto"] = 4
+
+
+def ristretto_item(index):
+    """engine.ristretto: multiples of the generator and sums (0); every card point decoded, locked by
+    a scalar and unlocked by its inverse (1); points of uniform bytes and scalars of bytes (2);
+    refused encodings' messages and the outcome of decoding pseudo-random bytes (3)."""
+    from engine import ristretto as rs
+
+    def scalar(label):
+        return rs.scalar_from_bytes(bytes.fromhex(sha256_hex("ristretto|" + label) * 2))
+
+    def enc(point):
+        return rs.encode(point).hex()
+
+    if index == 0:
+        big = [scalar(str(i)) for i in range(6)] + [rs.ORDER - 1, rs.ORDER, -7, 2**252, 16**63 + 9]
+        a, b = rs.mul(big[0], rs.BASE), rs.mul(big[1], rs.BASE)
+        return {"small": [enc(rs.mul(k, rs.BASE)) for k in range(16)], "big": [enc(rs.mul(k, rs.BASE)) for k in big],
+                "sum": enc(rs.add(a, b)), "neg": enc(rs.neg(a)), "twice": enc(rs.mul(3, rs.add(a, a))),
+                "equal": [rs.equal(rs.add(a, b), rs.mul(big[0] + big[1], rs.BASE)), rs.equal(a, b)]}
+    if index == 1:
+        lock = scalar("lock")
+        unlock = rs.inverse_scalar(lock)
+        locked = [rs.mul(lock, rs.decode(rs.encode(c))) for c in rs.CARD_POINTS[:6]]
+        return {"cards": digest([enc(c) for c in rs.CARD_POINTS]), "locked": [enc(c) for c in locked],
+                "unlocked": [rs.card_of(rs.mul(unlock, c)) for c in locked], "unlock": unlock,
+                "of": [rs.card_of(c) for c in rs.CARD_POINTS], "none": rs.card_of(rs.BASE)}
+    if index == 2:
+        inputs = [bytes.fromhex(sha256_hex("uniform|" + str(i)) + sha256_hex("uniform|" + str(i) + "|")) for i in range(8)]
+        return {"points": [enc(rs.from_uniform_bytes(data)) for data in inputs + [bytes(64), b"\xff" * 64]],
+                "scalars": [rs.scalar_from_bytes(data[:n]) for data in inputs[:3] for n in (0, 1, 31, 32, 33, 64)]}
+    outcomes = []
+    for text in RISTRETTO_REFUSED:
+        try:
+            outcomes.append(enc(rs.decode(bytes.fromhex(text))))
+        except ValueError as error:
+            outcomes.append(str(error))
+    for i in range(40):
+        data = bytes.fromhex(sha256_hex("decode|" + str(i)))
+        data = data[:31] + bytes([data[31] & 127]) if i % 2 else data
+        try:
+            outcomes.append(enc(rs.decode(data)))
+        except ValueError as error:
+            outcomes.append(str(error))
+    for bad in (0, rs.ORDER):
+        try:
+            rs.inverse_scalar(bad)
+        except ValueError as error:
+            outcomes.append(str(error))
+    return outcomes
+
+
 PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "decks": deck_item,
          "page_games": page_game, "expert_games": expert_game, "rounding": rounding_item, "qr": qr_item,
-         "friend_games": friend_game}
+         "friend_games": friend_game, "ristretto": ristretto_item}
 
 
 def damaged_item(label, name, request):
