@@ -21,6 +21,11 @@ The algorithm, exactly (any implementation that follows it gets the same cards):
    crib, then the starter (position 17). Four players: 5 cards each, then the starter (21).
    Seats are numbered 0..players-1 going to the left, so the dealer's left is seat dealer + 1.
 
+A joint seed ``"<seed>:<seed>"`` (two seeds of 32 hex digits, one from each player of a sealed
+friend game, ``engine/sealed.py``) deals the deck the two shuffles make together: position j
+holds ``shuffled_deck(first)[shuffled_deck(second)[j]]``. Its commitment is the two seeds'
+commitments joined the same way, and the deal follows step 6 as for any seed.
+
 The cut for the first deal (``cut_for_deal``) is drawn from the shuffled deck of its own seed,
 read from the top: seat 0 takes the card at position 1, seat 1 the card at position 2, and so
 on, one card per seat. The lowest rank deals (ace low; suits do not matter). If two or more
@@ -52,6 +57,7 @@ DEAL_SIZES: dict[int, tuple[int, int]] = {2: (6, 0), 3: (5, 1), 4: (5, 0)}
 
 _MASK = 0xFFFFFFFF
 _HEX_DIGITS = frozenset("0123456789abcdef")
+JOINT = ":"  # joins the two seeds of a joint seed, and their commitments
 
 
 _SEED_SOURCE = []  # the source of random bytes set by use_seed_source, if any
@@ -89,13 +95,25 @@ def new_seed() -> str:
 
 
 def parse_seed(text: str) -> str:
-    """Check a seed and normalise it (strip whitespace, lowercase); ValueError if it is not one.
+    """Check a seed (or a joint seed) and normalise it (strip whitespace, lowercase); ValueError
+    if it is not one.
 
     >>> parse_seed("  000102030405060708090A0B0C0D0E0F\\n")
     '000102030405060708090a0b0c0d0e0f'
+    >>> parse_seed("0" * 32 + ":" + "1" * 32) == "0" * 32 + ":" + "1" * 32
+    True
     """
     if not isinstance(text, str):
         raise ValueError(f"a seed is text of {SEED_HEX_DIGITS} hex digits, not {type(text).__name__}")
+    if JOINT in text:
+        parts = text.strip().split(JOINT)
+        if len(parts) != 2:
+            raise ValueError("a joint seed is two seeds joined by one colon")
+        return _parse_one(parts[0]) + JOINT + _parse_one(parts[1])
+    return _parse_one(text)
+
+
+def _parse_one(text: str) -> str:
     seed = text.strip().lower()
     bad = next((ch for ch in seed if ch not in _HEX_DIGITS), None)
     if bad is not None:
@@ -116,26 +134,40 @@ def is_normal_seed(text: object) -> bool:
 
 
 def commitment(seed: str) -> str:
-    """Return the commitment: SHA-256 of the seed's 32 hex digits (ASCII), as 64 hex digits.
+    """Return the commitment: SHA-256 of the seed's 32 hex digits (ASCII), as 64 hex digits (a
+    joint seed's is its two seeds' commitments joined by a colon).
 
     >>> commitment("00000000000000000000000000000000")[:16]
     '84e0c0eafaa95a34'
     """
-    return sha256_hex(parse_seed(seed).encode("ascii"))
+    return JOINT.join(sha256_hex(part.encode("ascii")) for part in parse_seed(seed).split(JOINT))
+
+
+def joint_seed(first: str, second: str) -> str:
+    """The joint seed of two players' seeds (see the module docstring); ValueError if either is
+    not a seed."""
+    return JOINT.join((_parse_one(first), _parse_one(second)))
 
 
 COMMITMENT_HEX_DIGITS = 64
 
 
 def parse_commitment(text: str) -> str:
-    """Check a commitment and normalise it (strip whitespace, lowercase); ValueError if it is
-    not 64 hex digits.
+    """Check a commitment (or a joint seed's) and normalise it (strip whitespace, lowercase);
+    ValueError if it is not 64 hex digits (or two such joined by a colon).
 
     >>> parse_commitment(" " + "AB" * 32)[:4]
     'abab'
     """
     if not isinstance(text, str):
         raise ValueError(f"a commitment is text of {COMMITMENT_HEX_DIGITS} hex digits")
+    parts = text.strip().split(JOINT)
+    if len(parts) == 2:
+        return _parse_one_commitment(parts[0]) + JOINT + _parse_one_commitment(parts[1])
+    return _parse_one_commitment(text)
+
+
+def _parse_one_commitment(text: str) -> str:
     value = text.strip().lower()
     bad = next((ch for ch in value if ch not in _HEX_DIGITS), None)
     if bad is not None:
@@ -160,7 +192,7 @@ class Sfc32:
 
     def __init__(self, seed: str) -> None:
         """Start from the seed's four big-endian 32-bit words."""
-        s = parse_seed(seed)
+        s = _parse_one(seed)
         self.a, self.b, self.c, self.d = (int(s[i:i + 8], 16) for i in range(0, 32, 8))
         for _ in range(DISCARDED_OUTPUTS):
             self.next_u32()
@@ -208,7 +240,18 @@ def keyed_generator(key: str) -> Sfc32:
 
 
 def shuffled_deck(seed: str) -> list[int]:
-    """Return the 52 cards in their shuffled order for a seed (position 0 is dealt first)."""
+    """Return the 52 cards in their shuffled order for a seed or a joint seed (position 0 is
+    dealt first).
+
+    >>> a, b = "0" * 32, "1" * 32
+    >>> shuffled_deck(a + ":" + b) == [shuffled_deck(a)[i] for i in shuffled_deck(b)]
+    True
+    """
+    seed = parse_seed(seed)
+    if JOINT in seed:
+        first, second = seed.split(JOINT)
+        order = shuffled_deck(first)
+        return [order[i] for i in shuffled_deck(second)]
     rng = Sfc32(seed)
     deck = list(range(DECK_SIZE))
     for i in range(DECK_SIZE - 1, 0, -1):

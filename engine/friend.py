@@ -10,7 +10,7 @@ The deal neither side can choose: the inviter (seat 0) draws a secret and puts i
 draws a secret of its own and sends it in the reply, having seen only the commitment; the
 inviter's secret follows in its first message and must match the commitment. The game's seed is
 ``"friend:<inviter's secret>:<friend's secret>"``, from which every hand is dealt as in any
-practice game (``game.derive_seed``), so neither side can pick, steer or re-roll the cards, and
+practice game (``seeds.derive_seed``), so neither side can pick, steer or re-roll the cards, and
 every hand can be checked afterwards like any other. Both pages then know every card to come:
 hiding the hands from a player who reads the page's data is not promised by this version.
 

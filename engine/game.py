@@ -127,35 +127,30 @@ Fair deals and seeds
 Each hand is dealt by ``fairdeal.deal`` from its own seed, whose commitment is public from the
 deal on and which is revealed when the hand ends. ``seed=None`` takes every seed (and the cut's)
 from ``fairdeal.new_seed()`` when it is needed; a given seed (str or int) derives them: the first
-32 hex digits of sha256 of ``f"{seed}:{hand_number}"`` (``f"{seed}:cut"`` for the cut).
+32 hex digits of sha256 of ``f"{seed}:{hand_number}"`` (``f"{seed}:cut"`` for the cut). A sealed
+friend game's hands are dealt from joint seeds, one part from each player (``engine.seeds``).
 
 Saved games
 -----------
-``to_json()`` is compact JSON holding the rules, the cut, one summary line per finished
-hand, the back pegs ("backs"), the current hand and its action list. Games saved before "backs"
-was added still load, with the back pegs of the sides that have not scored in the current hand
-at 0 (the replay of the hand puts the others where they belong). ``from_json`` refuses anything
-that is not exactly such a game with ``GameFormatError`` (a ``ValueError``): it checks structure
-and types, that the hands are the deal of the stored seed, that every card is in exactly one place, that the scores
-are the sums of the points, and finally replays the current hand's actions and requires the
-same state. The saved text holds the seeds and every hand: it is for the device's own storage,
-never for an opponent (opponents and the UI get views).
+``to_json()`` is the game's record (``engine.record``): its rules, seating, seed and every
+action of every hand, and nothing that follows from them. ``from_json`` replays the record and
+refuses, with ``GameFormatError`` (a ``ValueError``), anything that is not exactly such a game.
+The record holds the seed, so it is for the device's own storage, never for an opponent
+(opponents and the UI get views).
 
 Skunks: with a target of 121 the loser is skunked at 90 or fewer and double-skunked below 61;
 in the 61-point game a loser below 31 is skunked (there is no double skunk).
 """
 
-import json
-
 from engine import fairdeal
 from engine.cards import JACK, RANK_OF, VALUE_OF, card_name, is_card
-from engine.compat import Memo, canonical_json, combinations, compact_json, sha256_hex
+from engine.compat import Memo, combinations
 from engine.messages import quoted
 from engine.scoring import GO, HIS_HEELS, LAST_CARD, MAX_COUNT, score_play, score_show
+from engine.seeds import cut_seed, hand_seed
 
 TARGETS = (121, 61)
 PLAYER_COUNTS = (2, 3, 4)
-PHASES = ("discard", "play", "claim", "count", "over")
 ACTION_TYPES = ("discard", "play", "claim", "count")
 SOURCES = ("pegging", "hand", "crib", "heels", "muggins")
 SKUNK_KINDS = ("none", "skunk", "double_skunk")
@@ -166,7 +161,6 @@ MAX_SEED_TEXT = 200
 PERSON = "person"  # a seat played by a person (the others are computers, by level)
 MAX_CLAIM = 29  # a muggins claim (show or play): a whole number of points from 0 to the highest count
 MAX_HANDS = 400  # far more than any game can take (every hand scores at least the last card)
-MAX_POINTS = 10_000
 
 _ACTION_FIELD = {"discard": "cards", "play": "card", "claim": "points", "count": "points"}
 _PEGGING, _HAND, _CRIB, _HEELS, _MUGGINS = range(5)
@@ -182,15 +176,6 @@ class IllegalActionError(GameError):
 
 class GameFormatError(GameError):
     """Saved-game JSON that is corrupt, tampered with or from an unknown format version."""
-
-
-def derive_seed(base: str, key: int | str) -> str:
-    """Derive a fair-deal seed from a game seed: first 32 hex digits of sha256(f"{base}:{key}").
-
-    >>> derive_seed("7", 1) == derive_seed(7, 1), len(derive_seed("7", "cut"))
-    (True, 32)
-    """
-    return sha256_hex(f"{base}:{key}")[:32]
 
 
 _dealt = Memo(fairdeal.deal)
@@ -244,7 +229,8 @@ def _normalise_base_seed(seed: object) -> str | None:
 
 def new_game(seed: "str | int | None" = None, target: int = 121, muggins: bool = False,
              players: int = 2, seats: "list[str] | None" = None,
-             names: "list[str] | None" = None, peg_claims: "bool | None" = None) -> "GameState":
+             names: "list[str] | None" = None, peg_claims: "bool | None" = None,
+             deal_source=None) -> "GameState":
     """Start a game: cut for first deal, then deal the first hand.
 
     ``seed`` makes a practice game whose deals anyone can repeat; without it the game draws a
@@ -252,6 +238,9 @@ def new_game(seed: "str | int | None" = None, target: int = 121, muggins: bool =
     where: ``"person"`` or a computer's level by seat (default: people everywhere); ``names``
     are the people's names (two people sharing a device), kept with the game. ``peg_claims``:
     people claim their own points in the play (muggins games only; default: with muggins).
+    ``deal_source(hand_number, dealer)``, if given, returns each hand's ``fairdeal.Deal`` in
+    place of the seed's (a sealed friend game's page, which knows only some of the cards; a
+    deal with an empty seed has no commitment). It is not saved with the game.
 
     >>> g = new_game(seed=1, target=61)
     >>> g.target, g.phase, g.hand_number, g.scores, g.practice
@@ -278,11 +267,12 @@ def new_game(seed: "str | int | None" = None, target: int = 121, muggins: bool =
     base = _normalise_base_seed(seed) if practice else fairdeal.new_seed()
     state = GameState(players, target, muggins, base, practice, list(seats), names)
     state.peg_claims = peg_claims
-    cut_seed = derive_seed(base, "cut")
-    result = _cut(cut_seed, players)
-    state.cut = {"seed": cut_seed, "cuts": [[int(s), int(c)] for s, c in result.cuts],
+    state.deal_source = deal_source
+    seed_of_cut = cut_seed(base)
+    result = _cut(seed_of_cut, players)
+    state.cut = {"seed": seed_of_cut, "cuts": [[int(s), int(c)] for s, c in result.cuts],
                  "dealer": int(result.dealer)}
-    events: list[dict] = [{"type": "cut", "seed": cut_seed, "commitment": fairdeal.commitment(cut_seed),
+    events: list[dict] = [{"type": "cut", "seed": seed_of_cut, "commitment": fairdeal.commitment(seed_of_cut),
                            "cuts": [list(pair) for pair in state.cut["cuts"]], "dealer": state.cut["dealer"]}]
     state._start_hand(1, state.cut["dealer"], events)
     state.start_events = events
@@ -299,7 +289,7 @@ class GameState:
         self.target = target
         self.muggins = muggins
         self.peg_claims = False  # people claim their own points in the play (muggins games)
-        self.base_seed = base_seed  # every deal follows from it (derive_seed)
+        self.base_seed = base_seed  # every deal follows from it (seeds.hand_seed)
         self.practice = practice  # the seed was given (a practice game), not drawn in secret
         self.hinted = False  # a person asked the coach for a hint (engine/coach.py) in this game
         self.seats = list(seats) if seats is not None else [PERSON] * players
@@ -328,6 +318,7 @@ class GameState:
         self.actions: list[dict] = []
         self.start_events: list[dict] = []
         self._deal = None  # the fairdeal.Deal of the current hand
+        self.deal_source = None  # (hand number, dealer) -> fairdeal.Deal, in place of the seeds
 
     # ----------------------------------------------------------------------------------------
     # Read-only facts
@@ -537,14 +528,18 @@ class GameState:
 
     def _start_hand(self, number: int, dealer: int, events: list[dict]) -> None:
         """Deal hand `number` from its seed (derived from the game's) and open the discard."""
-        seed = derive_seed(self.base_seed, number)
         n = self.players
-        deal = _dealt(seed, n, dealer)
+        if self.deal_source is None:
+            seed = hand_seed(self.base_seed, number)
+            deal = _dealt(seed, n, dealer)
+        else:
+            deal = self.deal_source(number, dealer)
+            seed = deal.seed
         self._deal = deal
         self.hand_number = number
         self.dealer = dealer
         self.seed = seed
-        self.commitment = fairdeal.commitment(seed)
+        self.commitment = fairdeal.commitment(seed) if seed else ""
         self.held = [sorted(int(c) for c in deal.hands[s]) for s in range(n)]
         self.discards = [None] * n
         self.crib = sorted(int(c) for c in deal.crib)
@@ -762,7 +757,7 @@ class GameState:
         if self.history:
             h = self.history[-1]
             last_hand = {"hand_number": h["hand"], "dealer": h["dealer"], "seed": h["seed"],
-                         "commitment": fairdeal.commitment(h["seed"]),
+                         "commitment": fairdeal.commitment(h["seed"]) if h["seed"] else "",
                          "points": [sum(p) for p in h["points"]]}
         revealed = None
         if over:

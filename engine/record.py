@@ -11,7 +11,7 @@ and ``"hinted": true`` in a game where a person asked for a hint (the statistics
 ``"peg_claims": true`` in a muggins game where people claim their own points in the play (muggins
 games saved before pegging claims lack it, and load with the play scored for everyone).
 
-Every deal follows from the game's seed (``game.derive_seed``); each hand keeps the commitment
+Every deal follows from the game's seed (``seeds.derive_seed``); each hand keeps the commitment
 that was shown before its first card, and the actions taken in it (``GameState.apply``'s
 canonical actions, in order). Loading replays the game from its seed and actions, so the
 scores, the back pegs, the finished hands, whose turn it is and whether the game is over are

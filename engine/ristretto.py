@@ -209,6 +209,51 @@ def mul(k, point):
     return x, y, z, t
 
 
+def mul_sum(pairs):
+    """The sum of k * point over (k, point) pairs, the doublings shared (Straus' method, signed
+    4-bit windows): far cheaper than one ``mul`` per pair."""
+    terms = []
+    for k, point in pairs:
+        k %= ORDER
+        if not k:
+            continue
+        multiples = [point, _double(point)]
+        for _ in range(6):
+            multiples.append(_add(multiples[-1], point))
+        terms.append(([_cached(q) for q in multiples], _digits(k)))
+    if not terms:
+        return IDENTITY
+    top = max(len(digits) for _, digits in terms)
+    acc = IDENTITY
+    for i in range(top - 1, -1, -1):
+        if i != top - 1:
+            acc = _double(_double(_double(_double(acc))))
+        for table, digits in terms:
+            if i < len(digits) and digits[i]:
+                d = digits[i]
+                if d > 0:
+                    acc = _add_cached(acc, table[d - 1])
+                else:
+                    c0, c1, c2, c3 = table[-d - 1]
+                    acc = _add_cached(acc, (c1, c0, P - c2, c3))
+    return acc
+
+
+def _add_cached(p, c):
+    """A point plus a cached point (``_cached``)."""
+    x, y, z, t = p
+    c0, c1, c2, c3 = c
+    a = (y - x) * c0 % P
+    b = (y + x) * c1 % P
+    cc = t * c2 % P
+    d = z * c3 % P
+    e = b - a
+    f = d - cc
+    g = d + cc
+    h = b + a
+    return e * f % P, g * h % P, f * g % P, e * h % P
+
+
 def encode(point):
     """The canonical 32-byte encoding of a point (RFC 9496, section 4.3.2)."""
     x0, y0, z0, t0 = point

@@ -12,7 +12,8 @@ options of six-card hands, dealer and pone; shuffled decks, commitments, cuts an
 and on whole games played through the endpoints as the game page plays them; and a few
 two-player games of the expert (its search is slow in MicroPython, so only a few); and damaged
 input (damage.py: saved games, game codes and statistics spoiled in fixed ways), each of which
-both interpreters must refuse, or take, alike; and QR codes of links and text (engine.qr).
+both interpreters must refuse, or take, alike; QR codes of links and text (engine.qr); the
+ristretto255 group; and whole sealed friend games between two sides (engine.sealed_game).
 """
 
 import json
@@ -444,9 +445,65 @@ def ristretto_item(index):
     return outcomes
 
 
+def sealed_game(index):
+    """A whole sealed friend game to 61 between two sides in one interpreter (engine/sealed_game.py):
+    a digest of every message each side sent, the final scores and the finished game's code; then
+    a kept game taken up again, and a tampered opening refused with its words."""
+    from engine.sealed import SealError
+    from engine.sealed_game import SealedGame, from_dict, public_seed
+    from engine.seeds import derive_seed
+
+    seed = "conformance-sealed-" + str(index)
+    own = [derive_seed(seed, "s0"), derive_seed(seed, "s1")]
+    commits = [fairdeal.commitment(s) for s in own]
+    public = public_seed(derive_seed(seed, "a"), derive_seed(seed, "b"))
+    sides = [SealedGame(i, ["Ann", "Bob"], 61, index % 2 == 1, public, own[i], commits) for i in (0, 1)]
+    draws = Draws("sealed|" + str(index))
+    sent, queues, out = [[], []], [[], []], []
+    for step in range(20000):
+        moved = False
+        for i in (0, 1):
+            for message in sides[i].take_messages():
+                sent[i].append(canonical_json(message))
+                queues[1 - i].append(json.loads(canonical_json(message)))
+                moved = True
+        if step == 40:
+            sides[1] = from_dict(json.loads(canonical_json(sides[1].to_dict())))
+        for i in (0, 1):
+            if queues[i]:
+                sides[i].receive(queues[i].pop(0))
+                moved = True
+        if moved or sides[0].work() or sides[1].work():
+            continue
+        for i in (0, 1):
+            state = sides[i].state
+            if state is not None and not state.is_over and state.to_act == i and not sides[i].pending:
+                legal = state.legal_actions()
+                sides[i].act(legal[draws.below(len(legal))])
+                moved = True
+                break
+        if not moved:
+            break
+    out.append([digest(sent[0]), digest(sent[1]), len(sent[0]), len(sent[1])])
+    out.append([sides[0].state.scores, sides[1].state.scores, sides[0].final.to_json() == sides[1].final.to_json()])
+    out.append(digest(sides[0].final.to_json()))
+    fresh = SealedGame(1, ["Ann", "Bob"], 61, False, public, own[1], commits)
+    try:
+        fresh.receive({"s": "deck", "k": 1, "commit": commits[0], "deck": "00" * 52 * 32})
+        fresh.work()
+        out.append("taken")
+    except SealError as error:
+        out.append(str(error))
+    return out
+
+
+COUNTS["sealed_games"] = 2
+
+
 PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "decks": deck_item,
          "page_games": page_game, "expert_games": expert_game, "rounding": rounding_item, "qr": qr_item,
-         "friend_games": friend_game, "ristretto": ristretto_item}
+         "friend_games": friend_game, "ristretto": ristretto_item,
+         "sealed_games": sealed_game}
 
 
 def damaged_item(label, name, request):

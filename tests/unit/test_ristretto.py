@@ -299,3 +299,16 @@ def test_card_points():
 
 def test_the_card_label():
     assert r.CARD_LABEL % 51 == b"cribbage card 51"
+
+
+def test_mul_sum_is_the_sum_of_the_products():
+    rng = random.Random(7)
+    points = [r.mul(rng.randrange(1, r.ORDER), r.BASE) for _ in range(9)]
+    for bits in (8, 64, 253):
+        scalars = [rng.randrange(0, 2**bits) for _ in points]
+        expected = r.IDENTITY
+        for k, point in zip(scalars, points):
+            expected = r.add(expected, r.mul(k, point))
+        assert r.equal(r.mul_sum(list(zip(scalars, points))), expected)
+    assert r.equal(r.mul_sum([]), r.IDENTITY)
+    assert r.equal(r.mul_sum([(r.ORDER - 1, points[0]), (1, points[0])]), r.IDENTITY)

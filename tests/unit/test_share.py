@@ -1,13 +1,13 @@
 """engine.share and engine.replay: game codes, their replay step by step, the deal of the day."""
 
-import doctest
 import json
 import random
 
 import pytest
 
 from engine import api, daily, fairdeal, replay, share
-from engine.game import derive_seed, new_game
+from engine.game import new_game
+from engine.seeds import derive_seed
 from engine.match import play_game
 from engine.players import get_player
 from engine.record import COMPUTER_SEED
@@ -23,10 +23,6 @@ def seated_game(seed=None, players=2, level="hard", muggins=False, target=121, s
         state.apply((me if state.seats[state.to_act] == "person" else them).choose(view, view["legal_actions"]))
         stop = None if stop is None else stop - 1
     return state
-
-
-def test_doctests():
-    assert doctest.testmod(share).failed == 0 and doctest.testmod(replay).failed == 0
 
 
 @pytest.mark.parametrize("options", [{}, {"players": 3}, {"players": 4, "muggins": True}, {"target": 61},

@@ -1,0 +1,605 @@
+"""One side of a sealed friend game: the game as this side may know it, and the messages that seal every hand.
+
+Each hand is dealt from a sealed deck (``engine/sealed.py``), so this side knows its own cards,
+the starter once both have discarded, and the other side's cards as they are laid; nothing
+else until the end of the hand. The game itself is ``engine.game``'s, on a deal that holds
+every card this side knows where it is and, for the other side's unseen cards, stand-ins
+chosen to agree with all it has done (the lowest cards it could still hold, above what its
+goes rule out). The stand-ins are never shown: the table shows that side's cards face down.
+When the play is over both sides reveal their seeds for the hand; the real deal replaces the
+stand-ins, every move of the hand is checked again on it (a go said while holding a card
+that could be laid is found here) and the show is counted on the real cards.
+
+Messages (JSON objects, each with ``"s"``: its step, and ``"k"``: the hand number):
+
+- ``deck`` (seat 0): ``{"commit", "deck"}``, its shuffle of the deck, locked;
+- ``final`` (seat 1): ``{"commit", "deck", "open"}``, the deck shuffled again, opening seat 0's
+  six cards (``open``: ``[[position, share], ...]``);
+- ``open`` (seat 0): ``{"open"}``, opening seat 1's six cards;
+- ``act``: ``{"n", "a", "open"}``, a move (its place in the hand, the action) with the openings
+  it shows: a card laid opens its own position; seat 1's discard opens its part of the starter
+  (a discard's cards are never sent: ``"a": {"type": "discard"}``);
+- ``starter`` (seat 0, on seat 1's discard): ``{"open"}``, its part of the starter;
+- ``go``: ``{"i", "at"}``, the i-th time in the hand this side could not lay a card (a go, or
+  the last card of a count that it could not follow), with ``at`` cards laid;
+- ``reveal``: ``{"seed", "discard"}``, this side's seed of the hand and the cards it discarded,
+  once the play is over (or the game is);
+- ``secret`` (once the game is over): ``{"secret"}``, the side's own secret, from which each of
+  its hand seeds follows (``seeds.derive_seed(secret, k)``), checked against the commitment in
+  the invitation or the reply. The finished game's seed is then
+  ``"sealed:<a>:<b>:<secret 0>:<secret 1>"`` (``seeds.hand_seed``): its code replays and checks
+  like any other game's.
+
+Hand k+1 is sealed while hand k is played (from its starter on), so the shuffles are done
+before they are needed.
+"""
+
+from engine import fairdeal
+from engine.cards import VALUE_OF
+from engine.fairdeal import DECK_SIZE, Deal
+from engine.game import PERSON, GameState, IllegalActionError, new_game
+from engine.seeds import SEALED_PREFIX, cut_seed, derive_seed
+from engine.scoring import MAX_COUNT
+from engine.sealed import SealedHand, SealError
+
+FORMAT = "cribbage-sealed-1"
+STEPS = ("deck", "final", "open", "act", "starter", "go", "reveal", "secret")
+HAND_CARDS = 6
+STARTER = 12  # the starter's position in a two-player deal
+PLAY_CARDS = 8  # cards laid in a two-player hand's play
+
+
+def public_seed(inviter_secret: str, friend_secret: str) -> str:
+    """A sealed game's seed while it is played (its cut follows from it; its hands do not)."""
+    return SEALED_PREFIX + inviter_secret + ":" + friend_secret
+
+
+def full_seed(public: str, secret_0: str, secret_1: str) -> str:
+    """A finished sealed game's seed, from which every hand follows (``seeds.hand_seed``)."""
+    return public + ":" + secret_0 + ":" + secret_1
+
+
+def hand_positions(seat: int, dealer: int) -> list:
+    """The positions of a seat's six cards in a two-player deal (the pone's come first)."""
+    first = 0 if seat != dealer else HAND_CARDS
+    return list(range(first, first + HAND_CARDS))
+
+
+class _Dummy(Exception):
+    """A hand's deal was asked for before this side could read its cards."""
+
+
+class SealedGame:
+    """One side of a sealed two-player friend game (see the module docstring).
+
+    Every call may leave messages to send: read them with ``take_messages`` after each. The
+    heavy work (a hand's shuffle) waits for ``work()``, which the caller runs once the messages
+    are sent. ``state`` is None until this side has read its first hand.
+    """
+
+    def __init__(self, me: int, names: list, target: int, muggins: bool, public: str, secret: str,
+                 seal_commitments: list) -> None:
+        """``public``: the game's public seed (``public_seed``); ``secret``: this side's own;
+        ``seal_commitments``: both sides' commitments to their own secrets, by seat."""
+        self.me = me
+        self.other = 1 - me
+        self.names = list(names)
+        self.target = target
+        self.muggins = muggins
+        self.public = public
+        self.secret = fairdeal.parse_seed(secret)
+        self.seal_commitments = list(seal_commitments)
+        self.outbox: list = []
+        self.hands: dict = {}  # hand number -> this side's SealedHand
+        self.ready: dict = {}  # hand number -> True once this side has read its six cards
+        self.joints: dict = {}  # hand number -> the checked joint seed of a finished play
+        self.done: list = []  # the finished hands' actions, real
+        self.moves: list = []  # this hand's moves: [seat, action]; the other's discard as None
+        self.pending: list = []  # moves held back ([seat, action]), for the reason in ``hold``
+        self.hold = None  # "starter", "reveal" (the play's last card) or "deal" (the next hand's)
+        self.limits = [0, 0]  # by seat: the values a seat's unseen cards must be above (its goes)
+        self.goes = [0, 0]  # by seat: goes in this hand, as this side's game has them
+        self.goes_sent = 0
+        self.revealed = None  # the other side's reveal for this hand
+        self.reveal_sent = False
+        self.secret_sent = False
+        self.their_secret = None
+        self.final: "GameState | None" = None  # the finished game, checked, from its full seed
+        self.state: "GameState | None" = None
+        self.early: list = []  # moves of a hand this side has not reached yet, in order
+        self.deferred: list = []  # heavy steps waiting for work(): (hand number, deck message or None)
+        self._fill: dict = {}  # hand number -> (deck, the other side's stand-in discard)
+        self._first_dealer = fairdeal.cut_for_deal(cut_seed(public), 2).dealer
+        self.first_hand = 1  # the hand this object's log starts at (``to_dict``)
+        self.log: list = []  # this side's calls since then: ["r" | "a" | "w", hand number, message or action]
+        self._seal(1)
+
+    # --- facts -----------------------------------------------------------------------------
+
+    def dealer_of(self, number: int) -> int:
+        """The dealer of hand ``number`` (the deal alternates from the cut's winner)."""
+        return (self._first_dealer + number - 1) % 2
+
+    def take_messages(self) -> list:
+        """The messages to send now, in order (the outbox is emptied)."""
+        out, self.outbox = self.outbox, []
+        return out
+
+    def _send(self, step: str, number: int, fields: dict) -> None:
+        message = {"s": step, "k": number}
+        message.update(fields)
+        self.outbox.append(message)
+
+    def _fail(self, what: str) -> SealError:
+        return SealError(what.replace("@", self.names[self.other]))
+
+    # --- sealing a hand --------------------------------------------------------------------
+
+    def _seal(self, number: int) -> None:
+        """Start sealing hand ``number`` (its shuffle waits for work())."""
+        if number not in self.hands:
+            self.hands[number] = SealedHand(self.me, derive_seed(self.secret, number), self.names[self.other])
+            if self.me == 0:
+                self.deferred.append((number, None))
+
+    def work(self) -> bool:
+        """Do one waiting shuffle; True if there was one (call again until False)."""
+        if not self.deferred:
+            return False
+        number = self.deferred[0][0]
+        self._work()
+        self._keep("w", number, None)
+        return True
+
+    def _keep(self, kind: str, number: int, item) -> None:
+        if number >= self.first_hand:  # a call that closed its hand is part of the finished hand
+            self.log.append([kind, number, item])
+
+    def _work(self) -> bool:
+        number, message = self.deferred.pop(0)
+        hand = self.hands[number]
+        if message is None:
+            self._send("deck", number, {"commit": hand.commitment, "deck": hand.first_deck()})
+        else:
+            hand.take_first(message.get("deck"), message.get("commit"))
+            mine = self._opens(hand, hand_positions(0, self.dealer_of(number)))
+            self._send("final", number, {"commit": hand.commitment, "deck": hand.final_deck(), "open": mine})
+        return True
+
+    def _opens(self, hand: SealedHand, positions) -> list:
+        return [[j, hand.share(j)] for j in positions]
+
+    def _read_opens(self, hand: SealedHand, opens: object, allowed) -> dict:
+        if not isinstance(opens, list) or not all(isinstance(o, list) and len(o) == 2 for o in opens):
+            raise self._fail("@'s openings are damaged.")
+        cards = {}
+        for position, share in opens:
+            if type(position) is not int or position not in allowed:
+                raise self._fail("@ opened a card it may not open now.")
+            cards[position] = hand.read(position, share)
+        return cards
+
+    def _on_deck(self, number: int, message: dict) -> None:
+        if self.me != 1 or number in self.hands and self.hands[number].first is not None \
+                or any(n == number for n, _ in self.deferred) or number > self.hand_number() + 1:
+            raise self._fail(f"@ sent a deck for hand {number} out of turn.")
+        self._seal(number)
+        self.deferred.append((number, message))
+
+    def _on_final(self, number: int, message: dict) -> None:
+        hand = self.hands.get(number)
+        if self.me != 0 or hand is None or hand.first is None or hand.final is not None:
+            raise self._fail(f"@ sent a shuffle of hand {number} out of turn.")
+        hand.take_final(message.get("deck"), message.get("commit"))
+        positions = hand_positions(0, self.dealer_of(number))
+        if sorted(self._read_opens(hand, message.get("open"), positions)) != positions:
+            raise self._fail("@ did not open all of your cards.")
+        self._send("open", number, {"open": self._opens(hand, hand_positions(1, self.dealer_of(number)))})
+        self._hand_ready(number)
+
+    def _on_open(self, number: int, message: dict) -> None:
+        hand = self.hands.get(number)
+        if self.me != 1 or hand is None or hand.final is None or self.ready.get(number):
+            raise self._fail(f"@ opened cards of hand {number} out of turn.")
+        positions = hand_positions(1, self.dealer_of(number))
+        if sorted(self._read_opens(hand, message.get("open"), positions)) != positions:
+            raise self._fail("@ did not open all of your cards.")
+        self._hand_ready(number)
+
+    def _hand_ready(self, number: int) -> None:
+        self.ready[number] = True
+        if self.state is None and number == self.first_hand:
+            self._rebuild()
+        self._after()
+
+    def hand_number(self) -> int:
+        """The hand being played (before its cards are read, the first this side has not finished)."""
+        return self.state.hand_number if self.state is not None else self.first_hand
+
+    # --- the deal this side knows ----------------------------------------------------------
+
+    def _deal_for(self, number: int, dealer: int) -> Deal:
+        if number in self.joints:
+            return fairdeal.deal(self.joints[number], 2, dealer)
+        if not self.ready.get(number):
+            raise _Dummy()
+        deck, _ = self._stand_ins(number, dealer)
+        hands = [[], []]
+        hands[1 - dealer] = deck[0:HAND_CARDS]
+        hands[dealer] = deck[HAND_CARDS:2 * HAND_CARDS]
+        return Deal(hands, [], deck[STARTER], deck, "", 2, dealer)
+
+    def _stand_ins(self, number: int, dealer: int) -> tuple:
+        """This hand's deck as this side knows it, the other side's unseen cards stood in for."""
+        if number in self._fill:
+            return self._fill[number]
+        known = dict(self.hands[number].read_cards)
+        unseen = [j for j in hand_positions(self.other, dealer) if j not in known]
+        used = set(known.values())
+        pool = sorted((c for c in range(DECK_SIZE) if c not in used), key=lambda c: (VALUE_OF[c], c))
+        held = len(unseen) - 2  # the other side's discards are two of its unseen cards
+        above = [c for c in pool if VALUE_OF[c] > self.limits[self.other]][:held]
+        if len(above) < held:
+            raise self._fail("@'s goes cannot all be true with the cards left.")
+        rest = [c for c in pool if c not in above]
+        discard = rest[-2:]
+        rest = rest[:-2]
+        deck = [known.get(j) for j in range(DECK_SIZE)]
+        for j, card in zip(unseen, above + discard):
+            deck[j] = card
+        for j in range(DECK_SIZE):
+            if deck[j] is None:
+                deck[j] = rest.pop()
+        self._fill[number] = (deck, sorted(discard))
+        return self._fill[number]
+
+    def _action(self, seat: int, action: "dict | None") -> dict:
+        if action is None:  # the other side's discard, before its reveal
+            action = {"type": "discard", "cards": self._stand_ins(self.state.hand_number, self.state.dealer)[1]}
+        move = dict(action)
+        move["seat"] = seat
+        return move
+
+    def _count_goes(self, events: list) -> None:
+        """Count the times the game found a seat unable to lay a card: its goes, and the go
+        pegged by the seat that laid the last card and could not go on."""
+        for event in events:
+            if event["type"] == "go" or event["type"] == "score" and event["reason"] == "go":
+                self.goes[event["seat"]] += 1
+            elif event["type"] == "deal":
+                self.goes = [0, 0]
+
+    def _rebuild(self) -> None:
+        """The game replayed on the deals as now known."""
+        self._fill.pop(self.hand_number(), None)
+        state = new_game(seed=self.public, target=self.target, muggins=self.muggins, players=2,
+                         seats=[PERSON, PERSON], names=self.names, deal_source=self._deal_for)
+        for action in self.done:
+            state.apply(dict(action))
+        self.state = state
+        self.goes = [0, 0]
+        for seat, action in self.moves:
+            if state.to_act != seat:
+                raise SealError(f"{self.names[seat]}'s moves in hand {state.hand_number} do not fit the cards dealt.")
+            try:
+                self._count_goes(state.apply(self._action(seat, action)))
+            except IllegalActionError as error:
+                raise SealError(f"{self.names[seat]}'s moves in hand {state.hand_number} do not fit the cards "
+                                f"dealt: {error}.") from None
+
+    # --- moves -----------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: "dict | None") -> bool:
+        """Apply a move now if the deal it leads to is known; False if it is held back."""
+        number = self.state.hand_number
+        self.moves.append([seat, action])
+        try:
+            events = self.state.apply(self._action(seat, action))
+        except _Dummy:
+            self.moves.pop()
+            self.pending.insert(0, [seat, action])
+            self.hold = "deal"
+            self._rebuild()
+            return False
+        if self.state.hand_number != number:  # the hand is over: its moves are settled
+            self.done.extend(dict(a) for a in self.state.history[-1]["actions"])
+            self.first_hand = self.state.hand_number
+            self.log = [entry for entry in self.log if entry[1] >= self.first_hand]
+            self.moves = []
+            self.limits = [0, 0]
+            self.goes_sent = 0
+            self.revealed = None
+            self.reveal_sent = False
+            self.hands.pop(number, None)
+        self._count_goes(events)
+        self._tell_goes()
+        return True
+
+    def _tell_goes(self) -> None:
+        while self.goes_sent < self.goes[self.me]:
+            self.goes_sent += 1
+            self._send("go", self.state.hand_number, {"i": self.goes_sent, "at": len(self.state.laid)})
+
+    def _laid_count(self) -> int:
+        return len(self.state.laid) + (1 if self.hold == "reveal" else 0)
+
+    def _may_go_on(self) -> bool:
+        number = self.state.hand_number
+        if self.hold == "starter":
+            return STARTER in self.hands[number].read_cards
+        if self.hold == "reveal":
+            return number in self.joints
+        if self.hold == "deal":
+            return bool(self.ready.get(number + 1))
+        return True
+
+    def act(self, action: dict) -> None:
+        """This side's move (an action from ``state.legal_actions()``); IllegalActionError if it
+        is not one, SealError if the game cannot go on."""
+        number = self.hand_number()
+        self._act(action)
+        self._keep("a", number, action)
+
+    def _act(self, action: dict) -> None:
+        state = self.state
+        if state is None or state.is_over or state.to_act != self.me or self.pending:
+            raise IllegalActionError("it is not your move")
+        if not isinstance(action, dict):
+            raise IllegalActionError("a move is an action object")
+        move = dict(action)
+        move.pop("seat", None)
+        if move.get("type") == "discard" and isinstance(move.get("cards"), list):
+            move["cards"] = sorted(move["cards"])
+        if move not in state.legal_actions():
+            raise IllegalActionError("that move is not legal now")
+        number = state.hand_number
+        hand = self.hands[number]
+        fields = {"n": len(self.moves), "a": {"type": "discard"} if move["type"] == "discard" else move}
+        if move["type"] == "discard" and self.me == 1:
+            fields["open"] = self._opens(hand, [STARTER])
+            self._send("act", number, fields)
+            self.pending, self.hold = [[self.me, move]], "starter"
+            return
+        if move["type"] == "play":
+            position = next(j for j in hand.read_cards if hand.read_cards[j] == move["card"])
+            fields["open"] = self._opens(hand, [position])
+            self._send("act", number, fields)
+            if len(state.laid) + 1 == PLAY_CARDS:
+                self.pending, self.hold = [[self.me, move]], "reveal"
+                self._reveal()
+                return
+        else:
+            self._send("act", number, fields)
+        self._apply(self.me, move)
+        self._after()
+
+    def _after(self) -> None:
+        """Apply held moves that can now go on, this side's forced cards, the reveals when due."""
+        while self.pending and self._may_go_on():
+            seat, action = self.pending.pop(0)
+            self.hold = None
+            if not self._apply(seat, action):
+                return
+        state = self.state
+        if state is None or self.pending:
+            return
+        if self.early and self.early[0]["k"] == state.hand_number:
+            self._take(self.early.pop(0))  # which comes back here for the next
+            return
+        if state.is_over:
+            self._reveal()
+            if not self.secret_sent:
+                self.secret_sent = True
+                self._send("secret", state.hand_number, {"secret": self.secret})
+            self._check_game()
+            return
+        if state.to_act == self.me and state.phase == "play":
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                self._act(legal[0])
+
+    def _reveal(self) -> None:
+        if self.reveal_sent:
+            return
+        number = self.state.hand_number
+        mine = next((a["cards"] for s, a in self.moves + self.pending if s == self.me and a["type"] == "discard"),
+                    None)
+        self.reveal_sent = True
+        self._send("reveal", number, {"seed": self.hands[number].seed, "discard": mine})
+        self._check_hand()
+
+    # --- what the other side sends ---------------------------------------------------------
+
+    def receive(self, message: object) -> None:
+        """A message from the other side; SealError if it breaks the game (which then stops)."""
+        self._receive(message)
+        self._keep("r", message["k"], message)
+
+    def _receive(self, message: object) -> None:
+        if not isinstance(message, dict) or message.get("s") not in STEPS or type(message.get("k")) is not int:
+            raise SealError("The message is of no known kind.")
+        step, number = message["s"], message["k"]
+        if step == "deck":
+            self._on_deck(number, message)
+        elif step == "final":
+            self._on_final(number, message)
+        elif step == "open":
+            self._on_open(number, message)
+        elif step == "secret":
+            self._on_secret(message)
+        elif self.early or self.state is None or number > self.state.hand_number or self.hold == "deal":
+            if number < self.hand_number() or number > self.hand_number() + 1:
+                raise self._fail(f"@ sent a move of hand {number} during hand {self.hand_number()}.")
+            self.early.append(message)
+        else:
+            self._take(message)
+
+    def _take(self, message: dict) -> None:
+        if message["k"] != self.state.hand_number:
+            raise self._fail(f"@ sent a move of hand {message['k']} during hand {self.state.hand_number}.")
+        {"act": self._on_act, "starter": self._on_starter, "go": self._on_go,
+         "reveal": self._on_reveal}[message["s"]](message)
+
+    def _on_act(self, message: dict) -> None:
+        state, other = self.state, self.other
+        number = state.hand_number
+        hand = self.hands[number]
+        action = message.get("a")
+        if message.get("n") != len(self.moves) or not isinstance(action, dict):
+            raise self._fail("@'s move does not follow the game as this side has it.")
+        if state.is_over or state.to_act != other or self.pending:
+            raise self._fail("It is not @'s turn, so their move cannot be taken.")
+        kind = action.get("type")
+        if kind == "discard":
+            if state.phase != "discard" or sorted(action) != ["type"]:
+                raise self._fail("@'s discard is not one.")
+            if other == 1:
+                self._read_opens(hand, message.get("open"), [STARTER])
+                self._send("starter", number, {"open": self._opens(hand, [STARTER])})
+                self._seal(number + 1)
+                self._rebuild()
+            self._apply(other, None)
+        elif kind == "play":
+            card = action.get("card")
+            allowed = [j for j in hand_positions(other, state.dealer) if j not in hand.read_cards]
+            opened = self._read_opens(hand, message.get("open"), allowed)
+            if list(opened.values()) != [card] or state.phase != "play":
+                raise self._fail("@ laid a card other than the one it opened.")
+            if state.count() + VALUE_OF[card] > MAX_COUNT:
+                raise self._fail(f"@ laid a card that takes the count past {MAX_COUNT}.")
+            if VALUE_OF[card] <= self.limits[other]:
+                raise self._fail("@ said go earlier in this hand while holding this card.")
+            if card not in state.held[other]:
+                self._rebuild()
+            if len(self.state.laid) + 1 == PLAY_CARDS:
+                self.pending, self.hold = [[other, {"type": "play", "card": card}]], "reveal"
+                self._reveal()
+                return
+            self._apply(other, {"type": "play", "card": card})
+        elif kind in ("claim", "count"):
+            try:
+                self._apply(other, action)
+            except IllegalActionError as error:
+                self.moves.pop()
+                raise self._fail(f"@'s move was refused: {error}.") from None
+        else:
+            raise self._fail("@'s move is of no known kind.")
+        self._after()
+
+    def _on_starter(self, message: dict) -> None:
+        hand = self.hands[self.state.hand_number]
+        if self.me != 1 or self.hold != "starter" or STARTER in hand.read_cards:
+            raise self._fail("@ opened the starter out of turn.")
+        self._read_opens(hand, message.get("open"), [STARTER])
+        self._seal(self.state.hand_number + 1)
+        self._rebuild()
+        self._after()
+
+    def _on_go(self, message: dict) -> None:
+        state, other = self.state, self.other
+        ordinal = message.get("i")
+        if type(ordinal) is not int or ordinal < 1 or ordinal > self.goes[other] + 1:
+            raise self._fail("@'s go does not fit the game as this side has it.")
+        if ordinal <= self.goes[other]:
+            return  # this side's game has that go already
+        if message.get("at") != len(state.laid) or state.phase != "play" or state.to_act != other or self.pending:
+            raise self._fail("@'s go does not fit the game as this side has it.")
+        self.limits[other] = max(self.limits[other], MAX_COUNT - state.count())
+        self._rebuild()
+        if self.goes[other] < ordinal:
+            raise self._fail("@ said go holding a card this side knows could be laid.")
+        self._tell_goes()
+        self._after()
+
+    def _on_reveal(self, message: dict) -> None:
+        if self.revealed is not None:
+            raise self._fail(f"@ revealed hand {self.state.hand_number} twice.")
+        if not (self.reveal_sent or self.hold == "reveal" or self.state.is_over):
+            raise self._fail(f"@ revealed hand {self.state.hand_number} before its play was over.")
+        self.revealed = message
+        self._check_hand()
+
+    def _check_hand(self) -> None:
+        """Once both seeds of the hand are out: check the other side's work and go on with the real deal."""
+        if self.revealed is None or not self.reveal_sent:
+            return
+        number = self.state.hand_number
+        joint = self.hands[number].check(self.revealed.get("seed"))
+        theirs = list(fairdeal.deal(joint, 2, self.state.dealer).hands[self.other])
+        discard = self.revealed.get("discard")
+        discarded = any(s == self.other and a is None for s, a in self.moves)
+        if discarded and (not isinstance(discard, list) or len(discard) != 2 or discard[0] == discard[1]
+                          or not all(type(c) is int and c in theirs for c in discard)):
+            raise self._fail(f"@'s discard in hand {number} is not two cards of its hand.")
+        self.joints[number] = joint
+        self.moves = [[s, a if a is not None else {"type": "discard", "cards": sorted(discard)}]
+                      for s, a in self.moves]
+        self._rebuild()
+        for seat, _ in self.pending:
+            if self.state.to_act != seat:
+                raise SealError(f"{self.names[seat]}'s moves in hand {number} do not fit the cards dealt.")
+        self._after()
+
+    def _on_secret(self, message: dict) -> None:
+        secret = message.get("secret")
+        if self.their_secret is not None or not fairdeal.is_normal_seed(secret) \
+                or fairdeal.commitment(secret) != self.seal_commitments[self.other]:
+            raise self._fail("@'s secret does not match the commitment it sent at the start.")
+        self.their_secret = secret
+        self._check_game()
+
+    def _check_game(self) -> None:
+        """Once the game is over and both secrets are out: every hand's seed must follow from its
+        side's secret, and the game from its full seed must be this one."""
+        state = self.state
+        if (self.their_secret is None or state is None or not state.is_over or not self.secret_sent
+                or self.final is not None or state.hand_number not in self.joints):
+            return
+        for number in sorted(self.joints):
+            if derive_seed(self.their_secret, number) != self.joints[number].split(":")[self.other]:
+                raise self._fail(f"@'s seed for hand {number} does not follow from its secret.")
+        secrets = [self.secret, self.their_secret] if self.me == 0 else [self.their_secret, self.secret]
+        game = new_game(seed=full_seed(self.public, secrets[0], secrets[1]), target=self.target,
+                        muggins=self.muggins, players=2, seats=[PERSON, PERSON], names=self.names)
+        for action in self.done + [a for _, a in self.moves]:
+            game.apply(dict(action))
+        if game.scores != state.scores or not game.is_over:
+            raise self._fail("The game from both secrets is not the game played.")
+        self.final = game
+
+    # --- keeping the game on the device ----------------------------------------------------
+
+    def to_dict(self) -> dict:
+        """The game as this side keeps it (JSON-ready; it holds this side's secret: never send
+        it): the finished hands' moves and checked seeds, and this side's calls since."""
+        return {"format": FORMAT, "me": self.me, "names": list(self.names), "target": self.target,
+                "muggins": self.muggins, "public": self.public, "secret": self.secret,
+                "seals": list(self.seal_commitments), "done": [dict(a) for a in self.done],
+                "joints": [[k, self.joints[k]] for k in sorted(self.joints) if k < self.first_hand],
+                "first_hand": self.first_hand, "log": [list(entry) for entry in self.log]}
+
+
+def from_dict(data: object) -> SealedGame:
+    """A game kept by ``to_dict``, its calls made again (nothing is sent); SealError or
+    ValueError if it is not one."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SealError("This is not a sealed friend game kept on this device.")
+    try:
+        game = SealedGame(data["me"], data["names"], data["target"], data["muggins"], data["public"],
+                          data["secret"], data["seals"])
+        game.hands, game.deferred = {}, []
+        game.done = [dict(a) for a in data["done"]]
+        game.joints = {k: joint for k, joint in data["joints"]}
+        game.first_hand = data["first_hand"]
+        game._seal(game.first_hand)
+        for kind, _, item in data["log"]:
+            if kind == "r":
+                game.receive(item)
+            elif kind == "a":
+                game.act(item)
+            else:
+                game.work()
+    except (KeyError, TypeError, IllegalActionError):
+        raise SealError("This sealed friend game is damaged.") from None
+    game.outbox = []
+    return game

@@ -1,0 +1,247 @@
+"""Sealed friend games: whole games between two engine instances, what each side can read, and cheats caught."""
+
+import json
+from binascii import hexlify
+
+import pytest
+
+from engine import fairdeal, ristretto, sealed, share
+from engine.cards import RANK_OF
+from engine.fairdeal import Sfc32
+from engine.seeds import derive_seed
+from engine.record import replay_moves
+from engine.sealed import SealedHand, SealError
+from engine.sealed_game import SealedGame, from_dict, full_seed, public_seed
+
+NAMES = ["Ann", "Bob"]
+
+
+def _pair(seed, target=61, muggins=False, secrets=None):
+    a, b = derive_seed(seed, "a"), derive_seed(seed, "b")
+    own = secrets or [derive_seed(seed, "s0"), derive_seed(seed, "s1")]
+    commits = [fairdeal.commitment(s) for s in own]
+    pub = public_seed(a, b)
+    return [SealedGame(seat, NAMES, target, muggins, pub, own[seat], commits) for seat in (0, 1)], own
+
+
+def play(seed, target=61, muggins=False, tamper=None, choose=None, until=None, reload_every=0):
+    """Play a whole sealed game between two sides by messages (JSON text, as on the wire).
+
+    ``tamper(sender, message)`` may change a message before it is delivered; ``choose(side,
+    legal)`` picks a move (default: a seeded random one); ``until(log)`` stops early. Returns the
+    sides and the log of (sender, message) in delivery order.
+    """
+    sides, _ = _pair(seed, target, muggins)
+    rng = Sfc32(derive_seed(seed, "moves"))
+    queues, log = [[], []], []
+    for step in range(20000):
+        moved = False
+        for i in (0, 1):
+            for message in sides[i].take_messages():
+                if tamper is not None:
+                    message = tamper(i, message)
+                queues[1 - i].append(json.loads(json.dumps(message)))
+                log.append((i, message))
+                moved = True
+        if reload_every and step % reload_every == reload_every - 1:  # a page closed and opened again
+            i = step // reload_every % 2
+            sides[i] = from_dict(json.loads(json.dumps(sides[i].to_dict())))
+        if until is not None and until(log):
+            return sides, log
+        for i in (0, 1):
+            if queues[i]:
+                sides[i].receive(queues[i].pop(0))
+                moved = True
+        if moved:
+            continue
+        if sides[0].work() or sides[1].work():
+            continue
+        for i in (0, 1):
+            state = sides[i].state
+            if state is not None and not state.is_over and state.to_act == i and not sides[i].pending:
+                legal = state.legal_actions()
+                move = choose(i, legal) if choose is not None else None
+                sides[i].act(move if move is not None else legal[rng.below(len(legal))])
+                moved = True
+                break
+        if not moved:
+            return sides, log
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("seed, target, muggins", [("one", 61, False), pytest.param("two", 121, False, marks=pytest.mark.slow),
+                                                   ("three", 61, True)])
+def test_a_whole_sealed_game_ends_the_same_on_both_sides_and_replays_from_its_code(seed, target, muggins):
+    sides, _ = play(seed, target, muggins)
+    ann, bob = sides
+    assert ann.state.is_over and bob.state.is_over
+    assert ann.state.scores == bob.state.scores and max(ann.state.scores) == target
+    assert ann.final is not None and bob.final is not None
+    assert ann.final.base_seed == bob.final.base_seed and ann.final.base_seed.count(":") == 4
+    code = share.encode(ann.final)
+    again = share.decode(code)
+    assert again.scores == ann.state.scores and again.winner == ann.state.winner
+    for hand in again.history + [{"seed": again.seed, "commitment": again.commitment}]:
+        assert ":" in hand["seed"] and fairdeal.verify(hand["seed"], hand["commitment"])
+
+
+def test_a_game_kept_on_the_device_and_taken_up_again_goes_on_the_same():
+    whole, _ = play("kept", 61)
+    reloaded, _ = play("kept", 61, reload_every=31)
+    assert reloaded[0].final.to_json() == whole[0].final.to_json()
+    assert reloaded[1].final.to_json() == whole[1].final.to_json()
+    kept = reloaded[0].to_dict()
+    assert kept["first_hand"] == reloaded[0].state.hand_number and len(kept["log"]) < 60
+
+
+def test_a_damaged_kept_game_gets_a_sentence():
+    for data in (None, {}, {"format": "cribbage-sealed-1"}, {"format": "other"}):
+        with pytest.raises(SealError, match="sealed friend game"):
+            from_dict(data)
+
+
+def test_a_sealed_hand_is_dealt_from_both_shuffles():
+    a, b = "0" * 31 + "7", "0" * 31 + "9"
+    ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
+    bob.take_first(ann.first_deck(), ann.commitment)
+    ann.take_final(bob.final_deck(), bob.commitment)
+    deck = fairdeal.shuffled_deck(fairdeal.joint_seed(a, b))
+    assert [ann.read(j, bob.share(j)) for j in range(6)] == deck[:6]
+    assert [bob.read(j, ann.share(j)) for j in range(6, 13)] == deck[6:13]
+    assert ann.check(b) == bob.check(a) == fairdeal.joint_seed(a, b)
+
+
+def test_no_card_is_sent_in_clear_before_the_rules_show_it():
+    sides, log = play("secrecy", 61)
+    plain = {hexlify(ristretto.encode(p)).decode("ascii") for p in ristretto.CARD_POINTS}
+    for sender, message in log:
+        text = json.dumps(message)
+        assert not any(point in text for point in plain)
+    for sender, message in log:  # by hand: cards named in clear before the sender's reveal
+        if message["s"] == "act" and message["a"]["type"] == "play":
+            assert message["a"]["card"] in [c for s, c in _laid_in(sides, message["k"]) if s == sender]
+        if message["s"] == "act" and message["a"]["type"] == "discard":
+            assert message["a"] == {"type": "discard"}
+
+
+def _laid_in(sides, number):
+    laid = []
+    for move in replay_moves(sides[0].final):
+        if move.game.hand_number == number and move.action["type"] == "play":
+            laid.append((move.game.to_act, move.action["card"]))
+    return laid
+
+
+def test_each_side_reads_only_its_own_cards_and_the_starter_before_the_play():
+    def before_first_card(log):
+        return any(m["s"] == "act" and m["a"]["type"] == "play" for _, m in log)
+    sides, _ = play("reading", 61, until=before_first_card)
+    ann, bob = sides
+    for me in (ann, bob):
+        hand = me.hands[1]
+        mine = set(range(0, 6)) if me.me != me.state.dealer else set(range(6, 12))
+        assert set(hand.read_cards) - {12} <= mine
+
+
+def _refused(tamper, match, seed="cheat", **kwargs):
+    with pytest.raises(SealError, match=match):
+        play(seed, 61, tamper=tamper, **kwargs)
+
+
+def test_a_duplicated_card_in_a_shuffle_is_refused_at_once():
+    def tamper(sender, message):
+        if sender == 0 and message["s"] == "deck":
+            deck = message["deck"]
+            message = dict(message, deck=deck[:64] + deck[:64] + deck[128:])
+        return message
+    _refused(tamper, "Ann's deck holds the same sealed card twice")
+
+
+def test_a_shuffle_with_a_card_locked_again_is_found_at_the_check(monkeypatch):
+    honest = SealedHand.first_deck
+    calls = []
+
+    def relocking(self):
+        text = honest(self)
+        if not calls:  # Ann's first hand: her last card under another lock (no duplicate to see)
+            calls.append(self)
+            self.first[-1] = ristretto.mul(12345, ristretto.CARD_POINTS[0])
+            text = sealed.deck_text(self.first)
+        return text
+
+    monkeypatch.setattr(SealedHand, "first_deck", relocking)
+    _refused(None, "Ann's shuffle is not the one its key makes")
+
+
+def test_a_wrong_opening_is_refused():
+    def tamper(sender, message):
+        if sender == 1 and message["s"] == "final":
+            opens = [list(o) for o in message["open"]]
+            opens[0][1] = opens[1][1]  # the key of another position
+            message = dict(message, open=opens)
+        return message
+    _refused(tamper, "Bob's opening of position 1 is not a card|Bob's opening of position 7 is not a card")
+
+
+def test_a_card_laid_that_is_not_the_one_dealt_there_is_found_at_the_check():
+    seeds = [derive_seed(derive_seed("forge", "s0"), 1), derive_seed(derive_seed("forge", "s1"), 1)]
+    deck = fairdeal.shuffled_deck(fairdeal.joint_seed(*seeds))
+    forged_once = []
+
+    def tamper(sender, message):
+        # Ann holds Bob's key for each of her positions (he opened them for her), so she can open
+        # one as any card: she lays a card of the same rank that nobody holds (the play goes on
+        # the same on both sides), and Bob's check at the end of the hand finds it.
+        if (sender == 0 and message["s"] == "act" and message["a"]["type"] == "play" and message["k"] == 1
+                and not forged_once and any(RANK_OF[c] == RANK_OF[message["a"]["card"]] for c in deck[13:])):
+            forged_once.append(message)
+            position = message["open"][0][0]
+            card = next(c for c in deck[13:] if RANK_OF[c] == RANK_OF[message["a"]["card"]])
+            forged = ristretto.mul(sealed.key_of(seeds[1], position), ristretto.CARD_POINTS[card])
+            message = dict(message, a={"type": "play", "card": card},
+                           open=[[position, hexlify(ristretto.encode(forged)).decode("ascii")]])
+        return message
+
+    with pytest.raises(SealError, match="Ann opened position [0-9]+ as a card it does not hold"):
+        play("forge", 61, tamper=tamper)
+
+
+def test_a_seed_that_does_not_match_its_commitment_is_refused():
+    def tamper(sender, message):
+        if sender == 1 and message["s"] == "reveal":
+            message = dict(message, seed="f" * 32)
+        return message
+    _refused(tamper, "Bob's key for this hand does not match the commitment")
+
+
+def test_a_go_sent_in_place_of_a_card_is_refused():
+    lied = []
+
+    def tamper_lie(sender, message):
+        if (sender == 1 and message["s"] == "act" and message["a"]["type"] == "play" and not lied
+                and message["k"] == 1):
+            lied.append(message)
+            return {"s": "go", "k": 1, "i": 1, "at": message["n"] - 2}
+        return message
+
+    with pytest.raises(SealError, match="Bob"):
+        play("liar", 61, tamper=tamper_lie)
+
+
+def test_a_secret_that_does_not_match_its_commitment_is_refused_at_the_end():
+    def tamper(sender, message):
+        if sender == 0 and message["s"] == "secret":
+            message = dict(message, secret="e" * 32)
+        return message
+    _refused(tamper, "Ann's secret does not match the commitment")
+
+
+def test_a_message_of_no_known_kind_gets_a_sentence():
+    sides, _ = _pair("shape")
+    for message in (None, [], {"s": "deal", "k": 1}, {"s": "act"}, {"s": "act", "k": "1"}):
+        with pytest.raises(SealError, match="no known kind"):
+            sides[0].receive(message)
+
+
+def test_the_full_seed_names_both_secrets():
+    assert full_seed("sealed:a:b", "c", "d") == "sealed:a:b:c:d"
