@@ -157,8 +157,3 @@ def cards_name(cards: "Iterable[int]") -> str:
     '5C 5D'
     """
     return " ".join(card_name(c) for c in cards)
-
-
-def cards_pretty(cards: "Iterable[int]") -> str:
-    """Return glyph names joined by spaces: "5♥ 5♠ J♣"."""
-    return " ".join(card_pretty(c) for c in cards)

@@ -1,16 +1,17 @@
 """The game page's host: new games, actions and resumed games answered with replies for the page.
 
-The home page plays one person (always seat 0) against a computer opponent (seat 1). The page
-keeps the game's JSON and sends it with every request; these functions load it, apply one
-action and answer with a ``reply``::
+A game seats two to four players, people and computers by level (people sharing one device
+play "pass and play"; a friend game's page holds one seat of two). The page keeps the game's
+JSON and sends it with every request; these functions load it, apply one action and answer
+with a ``reply`` for one person's seat (``seat``, by default the first person's)::
 
-    {"game": <to_json text>, "view": <view(0), count hints removed>, "events": [events_for(0),
-     each with "say": the words to announce], "to_act": 0 | 1 | None, "awaiting": "discard" |
+    {"game": <to_json text>, "view": <view(seat), count hints removed>, "events": [events_for(seat),
+     each with "say": the words to announce], "to_act": a seat or None, "awaiting": "discard" |
      "play" | "claim" | "count" | "computer" | "over", "cards": {"<int>": card display data for every
      card the reply mentions}, "practice": bool, "practice_seed": str | None, "outcome": the
      result in words once the game is over, "result": its parts for a banner (see ``result``)}
 
-The view never holds a card seat 0 may not see. In the muggins count and claim phases the
+The view never holds a card that seat may not see. In the muggins count and claim phases the
 engine's legal actions (every claim from 0 to 29) are dropped from the view, and ``awaiting``
 says a count (of a hand or crib) or a claim (for the card just laid) is due. Narration follows how players speak at the table:
 "fifteen for two", "a pair royal for six", "one for the go", "one for last".

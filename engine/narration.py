@@ -23,12 +23,6 @@ COMPUTER = 1
 SUBJECT = ("you", "the computer")
 
 
-POSSESSIVE = ("your", "the computer's")
-
-
-OWNER = ("yours", "the computer's")
-
-
 COMPUTER_WORDS = {
     2: (("you", "You"), ("the computer", "Computer")),
     3: (("you", "You"), ("the left computer", "Left"), ("the right computer", "Right")),
@@ -400,10 +394,6 @@ def _claim_words(e: dict, seating: Seating = DEFAULT_SEATING) -> str:
     short = "only " if claimed > total else ""
     said = number_name(claimed) if claimed else "no points"
     return f"{st.says(e['seat'], 'claim')} {said}, but the {card} made {short}{number_name(total)}: {made}."
-
-
-def _losers(winners: list[int], players: int) -> list[int]:
-    return [s for s in range(players) if s not in winners]
 
 
 def _final_score(scores: list[int], winner: int, players: int, target: int = 0) -> str:

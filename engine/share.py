@@ -16,9 +16,8 @@ the computers again, so a code gives back the very same game or is refused::
     the people's decisions, a byte each; how many computer moves follow the last of them
     (1 byte); then 4 bytes of SHA-256 of everything before
 
-A whole two-player game to 121 takes about 200 characters. ``replay_steps`` gives the table
-after every deal, discard, card laid, go and count, as a person at the first seat saw it, with
-every hand face up once its hand is over.
+A whole two-player game to 121 takes about 200 characters. The table after every move of a
+decoded game is ``engine.replay.replay_steps``'s.
 
 >>> from engine.game import new_game
 >>> state = new_game(seed="share-doc", seats=["person", "hard"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import importlib.util
 
 import pytest
@@ -16,10 +15,6 @@ def load_unpacker():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def test_doctests():
-    assert doctest.testmod(packs).failed == 0
 
 
 def test_the_page_unpacks_what_the_builder_packs(tmp_path, monkeypatch):

@@ -359,14 +359,6 @@ def test_skunks_are_called_out():
                                    "skunk": "", "skunk_kind": "none"}
 
 
-def test_host_and_narration_doctests():
-    import doctest
-
-    for module in (host, narration):
-        outcome = doctest.testmod(module)
-        assert outcome.failed == 0 and outcome.attempted > 0, module.__name__
-
-
 # --------------------------------------------------------------------------------------------
 # Three and four players, pass and play, and the seat a reply is for
 

@@ -1,13 +1,6 @@
 """The chance of winning from the points each side needs (engine.board)."""
 
-import doctest
-
-import engine.board
 from engine.board import DEALER_TOTAL, win_chance
-
-
-def test_doctests():
-    assert doctest.testmod(engine.board).failed == 0
 
 
 def test_chances_are_probabilities_that_fall_as_a_side_needs_more():

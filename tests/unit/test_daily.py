@@ -1,6 +1,5 @@
 """engine.daily: which games are a deal of the day, the result to share, the stored days, the streak."""
 
-import doctest
 import json
 from datetime import date, timedelta
 
@@ -23,10 +22,6 @@ def play_daily(day="2026-12-01", level=None, stop=None, **rules):
         state.apply((me if state.to_act == 0 else them).choose(view, view["legal_actions"]))
         stop = None if stop is None else stop - 1
     return state
-
-
-def test_doctests():
-    assert doctest.testmod(daily).failed == 0
 
 
 def test_only_the_days_game_under_its_rules_is_a_deal_of_the_day():

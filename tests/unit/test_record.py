@@ -1,6 +1,5 @@
 """engine.record: saved games are records of actions, replayed on load; damage and edits are refused."""
 
-import doctest
 import json
 import random
 
@@ -20,10 +19,6 @@ def played(seed, until=None, **options):
         view = state.view(state.to_act)
         state.apply(players[state.to_act].choose(view, view["legal_actions"]))
     return state
-
-
-def test_doctests():
-    assert doctest.testmod(record).failed == 0
 
 
 @pytest.mark.parametrize("options", [{}, {"muggins": True}, {"target": 61}, {"players": 3},
