@@ -81,17 +81,7 @@ def _sqrt_ratio_m1(u, v):
 
 def _add(p, q):
     """The sum of two points in extended coordinates (a = -1, complete formulas)."""
-    x1, y1, z1, t1 = p
-    x2, y2, z2, t2 = q
-    a = (y1 - x1) * (y2 - x2) % P
-    b = (y1 + x1) * (y2 + x2) % P
-    c = t1 * D2 % P * t2 % P
-    d = 2 * z1 * z2 % P
-    e = b - a
-    f = d - c
-    g = d + c
-    h = b + a
-    return e * f % P, g * h % P, f * g % P, e * h % P
+    return _add_cached(p, _cached(q))
 
 
 def _double(p):
