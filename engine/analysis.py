@@ -50,7 +50,7 @@ _RANK_WEIGHT = tuple(5 ** r for r in range(13))  # the same rank-multiset key as
 HANDS_WITH_STARTER = comb(52, 4) * 48  # 12,994,800
 
 
-def rank_hand_counts(hand_ranks: "Sequence[int]", crib: bool = False,
+def rank_hand_counts(hand_ranks: "list[int]", crib: bool = False,
                      counts: list[int] | None = None) -> list[int]:
     """Add to counts (index = points) every (four-card hand, starter) whose hand has these ranks.
 
@@ -112,7 +112,7 @@ def score_distribution(crib: bool = False) -> list[int]:
     return counts
 
 
-def distribution_mean(counts: "Sequence[int]") -> float:
+def distribution_mean(counts: "list[int]") -> float:
     """Return the mean points of a distribution given as counts by points.
 
     >>> round(distribution_mean(score_distribution()), 4)
@@ -359,7 +359,7 @@ def crib_table(kind: str = "average") -> list[list[float]]:
 _CRIB_LOOKUP: list = []  # (suited, offsuit, single) as tuples, for crib_value
 
 
-def crib_value(throw: "Sequence[int]") -> float:
+def crib_value(throw: "list[int]") -> float:
     """Return the expected crib of one or two thrown cards, from the shipped crib table.
 
     Two cards of one suit take the table's suited figure, two suits the off-suit figure (a
@@ -462,7 +462,7 @@ _TRIPLE_KEYS = ([_RANK_WEIGHT[x] + _RANK_WEIGHT[y] + _RANK_WEIGHT[z] for x, y, z
 _CRIB_ROWS: dict[int, list[int]] = {}
 
 
-def conditional_crib_values(dealt: "Sequence[int]") -> dict[tuple[int, int], float]:
+def conditional_crib_values(dealt: "list[int]") -> dict[tuple[int, int], float]:
     """Return the exact expected crib of every two-card throw from six known cards.
 
     The other player's two discards are any two of the 46 cards this player cannot see (1,035
@@ -524,7 +524,7 @@ def conditional_crib_values(dealt: "Sequence[int]") -> dict[tuple[int, int], flo
     return values
 
 
-def conditional_crib_brute(dealt: "Sequence[int]", throw: "Sequence[int]") -> float:
+def conditional_crib_brute(dealt: "list[int]", throw: "list[int]") -> float:
     """Return the same figure as conditional_crib_values by scoring each of the 45,540 deals (slow)."""
     held = set(dealt)
     unseen = [c for c in range(52) if c not in held]
@@ -538,7 +538,7 @@ def conditional_crib_brute(dealt: "Sequence[int]", throw: "Sequence[int]") -> fl
     return total / deals
 
 
-def discard_options(cards: "Iterable[int | str] | str", is_dealer: bool,
+def discard_options(cards: "list[int | str] | str", is_dealer: bool,
                     crib: str = "exact") -> list[DiscardOption]:
     """Return every way to keep four of the cards dealt, best first.
 

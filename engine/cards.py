@@ -85,7 +85,7 @@ def parse_card(text: str) -> int:
     return suit * 13 + rank
 
 
-def parse_cards(cards: "str | Iterable[str | int]", count: int | None = None) -> list[int]:
+def parse_cards(cards: "str | list[str | int]", count: int | None = None) -> list[int]:
     """Parse cards separated by spaces or commas (or an iterable of names or ints) into ints.
 
     Duplicates and, when count is given, a wrong number of cards raise ValueError.
@@ -150,7 +150,7 @@ def card_spoken(card: int) -> str:
     return CARD_SPOKEN[_check(card)]
 
 
-def cards_name(cards: "Iterable[int]") -> str:
+def cards_name(cards: "list[int]") -> str:
     """Return short names joined by spaces: "5H 5S JC".
 
     >>> cards_name([4, 17])

@@ -185,7 +185,7 @@ _cut = Memo(fairdeal.cut_for_deal)
 """The cut for first deal drawn from (seed, players), cached like _dealt."""
 
 
-def events_for(seat: int, events: "Iterable[dict]") -> list[dict]:
+def events_for(seat: int, events: "list[dict]") -> list[dict]:
     """Return the events a seat may see: public ones and the private ones addressed to it."""
     return [e for e in events if "visible_to" not in e or seat in e["visible_to"]]
 
@@ -486,12 +486,12 @@ class GameState:
             self._do_count(seat, canonical["points"], events)
         return events
 
-    def events_for(self, seat: int, events: "Iterable[dict]") -> list[dict]:
+    def events_for(self, seat: int, events: "list[dict]") -> list[dict]:
         """Return the events a seat may see (see the module function events_for)."""
         self._check_seat(seat)
         return events_for(seat, events)
 
-    def _add(self, seat: int, points: int, reason: str, cards: "Iterable[int]", source: int,
+    def _add(self, seat: int, points: int, reason: str, cards: "list[int]", source: int,
              events: list[dict], show: str | None = None, joined: bool = False) -> None:
         """Peg points for a seat and record the score event (the only place points are added).
 

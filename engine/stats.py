@@ -173,7 +173,7 @@ def parse_stats(obj: object) -> dict:
     if not (_is_int(version) and version == STATS_VERSION):
         raise ValueError(f"unsupported statistics version {quoted(version)} (expected {STATS_VERSION})")
     _exact_keys(obj, _STATS_KEYS, "the statistics")
-    out: "dict[str, Any]" = {"version": STATS_VERSION}
+    out: dict = {"version": STATS_VERSION}
     for key in _COUNT_KEYS:
         out[key] = _count(obj[key], key)
     games, wins, losses = out["games"], out["wins"], out["losses"]
