@@ -120,6 +120,16 @@ class SealedGame:
         """The dealer of hand ``number`` (the deal alternates from the cut's winner)."""
         return (self._first_dealer + number - 1) % 2
 
+    def view(self) -> "dict | None":
+        """This side's view of the game (``GameState.view``): the other side's cards never show
+        as dealt until this hand's seeds have been checked (until then the game holds stand-ins)."""
+        if self.state is None:
+            return None
+        view = self.state.view(self.me)
+        if view["revealed"] is not None and self.state.hand_number not in self.joints:
+            view["revealed"] = None
+        return view
+
     def take_messages(self) -> list:
         """The messages to send now, in order (the outbox is emptied)."""
         out, self.outbox = self.outbox, []

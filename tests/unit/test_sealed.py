@@ -94,6 +94,13 @@ def test_a_game_kept_on_the_device_and_taken_up_again_goes_on_the_same():
     assert kept["first_hand"] == reloaded[0].state.hand_number and len(kept["log"]) < 60
 
 
+def test_the_view_shows_the_other_hand_as_dealt_once_checked():
+    sides, _ = play("stand-ins", 61)
+    for side in sides:
+        view = side.view()
+        assert view["is_over"] and view["revealed"]["hands"] == side.final.view(side.me)["revealed"]["hands"]
+
+
 def test_a_damaged_kept_game_gets_a_sentence():
     for data in (None, {}, {"format": "cribbage-sealed-1"}, {"format": "other"}):
         with pytest.raises(SealError, match="sealed friend game"):
