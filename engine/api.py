@@ -1,6 +1,6 @@
 """The engine's JSON-in, JSON-out face: the only engine functions the web pages call.
 
-The browser runs the engine in a MicroPython worker (``site_src/app/worker.py``), which hands
+The browser runs the engine in a MicroPython worker (``site_src/workers/engine_worker.py``), which hands
 every page message to ``call``. Requests and replies cross between the page and the worker as
 JSON text, never as objects.
 

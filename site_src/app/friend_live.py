@@ -16,8 +16,8 @@ import friend_store
 from friend_seat import (CONNECT_MARK, LIVE_STATE, PLAY_MARK, adopt, is_live, other_name, page_address,
                          parts, refuse, say_connection, send, settle, show_setup_note)
 from peer_link import LinkError, PeerLink
-from table_flow import flow
-from table_state import S, make, q, shown
+from table.flow import flow
+from table.state import S, make, q, shown
 
 CHAT_KEEP = 50
 HOLD_AT = ("next", "go")  # stops the player clicks past: the friend's next move waits for the click

@@ -14,15 +14,15 @@ from pyscript import document
 
 import bridge
 import friend_store
-import store
+from table import store
 from friend_live import connect, new_link
 from friend_seat import (INVITE_MARK, LIVE_STATE, REPLY_MARK, other_name, page_address, parts, seat_table,
                          show_panel, show_setup_note, took)
 from peer_link import LinkError
-from table_flow import flow
-from table_prompt import announce
-from table_setup import open_setup
-from table_state import S, cap, make, model_from_view, q, shown
+from table.flow import flow
+from table.prompt import announce
+from table.setup import open_setup
+from table.state import S, cap, make, model_from_view, q, shown
 
 WAITING_REPLY = "Waiting for your friend's reply. Keep this page open to play live."
 WAITING_START = "Waiting for {} to paste your reply\u2026"

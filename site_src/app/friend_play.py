@@ -26,10 +26,10 @@ from friend_panels import (invite_again, list_games, on_accept, on_back, on_frie
                            on_network_change, on_reply_submit, open_entry, show_invitation, take_reply)
 from friend_seat import (CONNECT_MARK, INVITE_MARK, LIVE_STATE, PLAY_MARK, REPLY_MARK, adopt, is_live,
                          other_name, page_address, parts, refuse, send, settle, show_setup_note)
-from table_flow import flow
-from table_prompt import WAITING_HOOKS, announce
-from table_setup import AGAIN_HOOKS
-from table_state import S, cap, q, shown
+from table.flow import flow
+from table.prompt import WAITING_HOOKS, announce
+from table.setup import AGAIN_HOOKS
+from table.state import S, cap, q, shown
 
 
 async def act_call(request):

@@ -10,10 +10,10 @@ import js
 from pyscript import window
 
 import friend_store
-from table_setup import close_setup, meta_from, open_setup, reset_table
-from table_state import S, blank_model, cap, q, shown
-from table_flow import take
-from table_prompt import bring_into_view, set_waiting
+from table.setup import close_setup, meta_from, open_setup, reset_table
+from table.state import S, blank_model, cap, q, shown
+from table.flow import take
+from table.prompt import bring_into_view, set_waiting
 
 INVITE_MARK = "#invite="
 REPLY_MARK = "#reply="
