@@ -16,10 +16,12 @@ build: deps-python deps-node
 	$(PY) build.py
 
 # Two test processes share the tests out (one that runs out of work takes some of the other's).
+# The linter (ruff, its rules in pyproject.toml) goes first: a mistake it finds stops the run.
 # The browser tests spend much of their time waiting on the pages, so the conformance test runs
 # beside them at the lowest priority, on the time they leave; its report follows theirs.
 CONFORMANCE_LOG := .cache/conformance.log
 test: deps-python deps-node deps-browser build
+	$(VENV)/bin/ruff check --quiet .
 	@mkdir -p .cache; \
 	nice -n 19 $(PY) -m pytest tests/conformance -p no:cacheprovider > $(CONFORMANCE_LOG) 2>&1 & conformance=$$!; \
 	$(PY) -m pytest tests -n 2 --dist worksteal --ignore tests/conformance; suite=$$?; \

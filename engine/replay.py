@@ -23,7 +23,7 @@ computer's before its hand is over.
 (['cut', 'deal', 'hand'], 6)
 """
 
-from engine.game import PERSON, GameState, new_game
+from engine.game import PERSON, GameState
 from engine.record import replay_moves, restart
 from engine.narration import Seating, narrate
 from engine.scoring import number_name
@@ -40,6 +40,7 @@ def may_view(state: GameState, seat: int) -> bool:
     """True if a replay of this game may be seen from ``seat``: any seat once the game is over,
     else only a person's (the one who held those cards), never a computer's while it plays on.
 
+    >>> from engine.game import new_game
     >>> game = new_game(seed="view-doc", seats=["person", "easy"])
     >>> may_view(game, 0), may_view(game, 1)
     (True, False)

@@ -147,7 +147,7 @@ def _as_card(value: int | str) -> int:
     return value  # type: ignore[return-value]
 
 
-def _check_show(hand: "Iterable[int | str]", starter: int | str) -> tuple[tuple[int, ...], int]:
+def _check_show(hand: "list[int | str]", starter: int | str) -> tuple[tuple[int, ...], int]:
     cards = tuple(_as_card(c) for c in hand)
     if len(cards) != 4:
         raise ValueError(f"a hand or crib has 4 cards, got {len(cards)}")
@@ -164,7 +164,7 @@ def _check_show(hand: "Iterable[int | str]", starter: int | str) -> tuple[tuple[
 # The show, itemised
 
 
-def _run_length_and_ranks(ranks: "Sequence[int]") -> tuple[int, list[int]]:
+def _run_length_and_ranks(ranks: "list[int]") -> tuple[int, list[int]]:
     """Return the longest run length (0 if under 3) and its ranks, for a rank multiset."""
     present = sorted(set(ranks))
     best: list[int] = []
@@ -179,7 +179,7 @@ def _run_length_and_ranks(ranks: "Sequence[int]") -> tuple[int, list[int]]:
     return (len(best), best) if len(best) >= 3 else (0, [])
 
 
-def score_show(hand: "Iterable[int | str]", starter: int | str, crib: bool = False) -> ShowResult:
+def score_show(hand: "list[int | str]", starter: int | str, crib: bool = False) -> ShowResult:
     """Count a hand (or crib, crib=True) of four cards with the starter, item by item.
 
     >>> from engine.cards import parse_cards
@@ -226,7 +226,7 @@ def score_show(hand: "Iterable[int | str]", starter: int | str, crib: bool = Fal
 _PAIR_GROUP_NAMES = {1: "a pair", 3: "a pair royal", 6: "a double pair royal"}
 
 
-def _spoken_show(items: "Sequence[ScoreItem]") -> list[str]:
+def _spoken_show(items: "list[ScoreItem]") -> list[str]:
     """Say a show the way players do: each fifteen, pairs by rank, runs together, flush, nobs."""
     phrases: list[tuple[str, str]] = []  # (kind, phrase)
     running = 0
@@ -282,7 +282,7 @@ _NOBS_JACK = tuple(s * 13 + JACK for s in SUIT_OF)  # starter -> the jack that s
 _RANK_TABLE: dict[int, int] = {}  # rank-multiset weight -> fifteens + pairs + runs; filled lazily
 
 
-def _rank_points(ranks: "Sequence[int]") -> int:
+def _rank_points(ranks: "list[int]") -> int:
     """Fifteens, pairs and runs of a five-card rank multiset (suits play no part in these)."""
     ways = [1] + [0] * 15
     for r in ranks:
@@ -384,7 +384,7 @@ def build_tables() -> dict[int, int]:
     return _RANK_TABLE
 
 
-def _table_miss(hand: "Sequence[int]", starter: int) -> int:
+def _table_miss(hand: "list[int]", starter: int) -> int:
     if not _RANK_TABLE:
         build_tables()
         key = sum(_CARD_WEIGHT[c] for c in hand) + _CARD_WEIGHT[starter]
@@ -394,7 +394,7 @@ def _table_miss(hand: "Sequence[int]", starter: int) -> int:
     raise ValueError("not a valid hand and starter")
 
 
-def show_total(hand: "Sequence[int]", starter: int, crib: bool = False) -> int:
+def show_total(hand: "list[int]", starter: int, crib: bool = False) -> int:
     """Return the show total alone, fast, for analysis loops (cards must be valid and distinct).
 
     >>> from engine.cards import parse_cards
@@ -419,7 +419,7 @@ def show_total(hand: "Sequence[int]", starter: int, crib: bool = False) -> int:
     return total
 
 
-def show_totals(hand: "Sequence[int]", starters: "Sequence[int]") -> list[int]:
+def show_totals(hand: "list[int]", starters: "list[int]") -> list[int]:
     """Return the hand's show total (not a crib) with each of the starters, in their order: the
     quick path of the analysis loops (the cards must be valid, distinct and not in the hand).
 
@@ -451,7 +451,7 @@ def show_totals(hand: "Sequence[int]", starters: "Sequence[int]") -> list[int]:
 # The play
 
 
-def count_of(cards: "Iterable[int]") -> int:
+def count_of(cards: "list[int]") -> int:
     """Return the running count of cards laid: the sum of their counting values.
 
     >>> from engine.cards import parse_cards
@@ -461,7 +461,7 @@ def count_of(cards: "Iterable[int]") -> int:
     return sum(VALUE_OF[c] for c in cards)
 
 
-def score_play(cards: "Iterable[int | str]") -> PlayResult:
+def score_play(cards: "list[int | str]") -> PlayResult:
     """Score the last card of the cards laid since the count last reset (go and last card aside).
 
     >>> from engine.cards import parse_cards

@@ -16,7 +16,7 @@ from pyscript import document, window
 
 import bridge
 import cardview
-from cardview import capitalised, card_face, card_texts, decimal, elements, make, show
+from cardview import capitalised, card_face, card_texts, elements, make, show
 
 HAND_LABELS = ["Hand card 1", "Hand card 2", "Hand card 3", "Hand card 4", "Starter"]
 CRIB_LABELS = ["Crib card 1", "Crib card 2", "Crib card 3", "Crib card 4", "Starter"]

@@ -6,10 +6,9 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
-import pytest
 from markupsafe import escape
 
-from site_src.builder import browser_python, settings
+from site_src.builder import settings
 from htmlscan import scan
 
 

@@ -10,7 +10,6 @@ to match, so the damage reaches the rules behind the check. Runs in MicroPython 
 the subset the engine uses: no dict order, nothing CPython-only).
 """
 
-import json
 from binascii import a2b_base64, b2a_base64
 
 from engine import fairdeal, record, share

@@ -20,7 +20,6 @@ import json
 
 from engine import api, compat, fairdeal, qr
 from engine.analysis import discard_options
-from engine.cards import parse_cards
 from engine.compat import canonical_json, sha256_hex
 from engine.game import new_game
 from engine.players import get_player

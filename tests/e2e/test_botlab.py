@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
 
 from bench.bench_botlab import WATCH_PROGRESS  # the bench watches the bar the same way
 from engine import bots

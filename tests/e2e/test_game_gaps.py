@@ -22,7 +22,7 @@ import pytest
 from engine import host
 from engine.game import from_json
 from tests.e2e.conftest import engine_ready, ui_ready
-from tests.e2e.test_game_play import awaiting, person_move, turn, wait_decision
+from tests.e2e.test_game_play import person_move, wait_decision
 from tests.e2e.test_game_play import move as policy_move
 
 KEY_GAME = "cribbage.game.v1"

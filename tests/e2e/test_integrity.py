@@ -14,7 +14,7 @@ import pytest
 from engine import record
 from engine.game import new_game
 from tests.e2e.conftest import engine_ready, ui_ready
-from tests.e2e.test_game_gaps import cards_in, move, play_until
+from tests.e2e.test_game_gaps import cards_in, move
 from tests.e2e.test_game_play import turn, wait_decision
 
 KEYS = {"game": "cribbage.game.v1", "practice": "cribbage.practice.v1", "stats": "cribbage.stats.v1",

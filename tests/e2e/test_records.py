@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from datetime import date
 
-import pytest
 
 from engine import daily, share
 from engine.game import new_game

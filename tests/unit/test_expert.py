@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import random
-from math import comb
 
 import engine.expert
 import engine.pegging_search
@@ -14,7 +13,7 @@ from engine.expert import ExpertPlayer, go_floor
 from engine.game import new_game
 from engine.pegging_search import Leaf, Search
 from engine.players import PLAYER_NAMES, get_player, peg_points, unseen_cards
-from engine.scoring import MAX_COUNT, show_total
+from engine.scoring import show_total
 from tests.unit.test_players import play_out, play_view, swap_hidden
 
 

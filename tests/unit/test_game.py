@@ -745,8 +745,8 @@ def hidden_from(state, seat):
     known = set(state.held[seat]) | {c for _, c in state.laid} | set(state.discards[seat] or [])
     if state.starter is not None:
         known.add(state.starter)
-    for record in state.view(seat)["shown"]:
-        known |= set(record["cards"])
+    for shown in state.view(seat)["shown"]:
+        known |= set(shown["cards"])
     counting = state.view(seat)["counting"]
     if counting:
         known |= set(counting["cards"])

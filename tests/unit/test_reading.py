@@ -8,7 +8,7 @@ import random
 import engine.pegging_joint
 import engine.reading
 from engine.analysis import crib_value, discard_options
-from engine.cards import RANK_OF, VALUE_OF, parse_cards
+from engine.cards import VALUE_OF, parse_cards
 from engine.fairdeal import keyed_generator
 from engine.pegging_joint import JointSearch
 from engine.pegging_search import Leaf, Search
