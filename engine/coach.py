@@ -3,7 +3,7 @@
 Everything here is worked out from what the person's seat could see at the time (its view), with
 the computers' own measures: ``analysis.discard_options`` for the fifteen discards (expected
 hand and crib, exactly, as the calculator ranks them) and the hard computer's pricing of each card in the play
-(``players.HardPlayer.play_prices``: the points a card makes now, less what the other side can
+(``hard.HardPlayer.play_prices``: the points a card makes now, less what the other side can
 expect to make in reply, with the board position weighed in). A loss is what a decision cost
 against the best one by those measures, in expected points; it is never negative.
 
@@ -26,10 +26,12 @@ from engine.analysis import discard_options
 from engine.cards import CARD_NAMES, CARD_SPOKEN, RANK_OF, VALUE_OF
 from engine.compat import Memo, round_to
 from engine.game import PERSON, GameState
-from engine.record import replay_moves, restart
+from engine.hard import HardPlayer
 from engine.messages import quoted
-from engine.players import HardPlayer, owns_crib, peg_points, unseen_cards
-from engine.scoring import MAX_COUNT, score_play, score_show
+from engine.opponent import owns_crib, unseen_cards
+from engine.pegging import MAX_COUNT, peg_points
+from engine.record import replay_moves, restart
+from engine.scoring import score_play, score_show
 
 PRICER = HardPlayer("coach")
 DIGITS = 2  # decimals of the figures shown

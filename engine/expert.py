@@ -21,7 +21,7 @@ does, the chance of winning from the points each side then needs (engine.board),
 pegs out when it can, keeps the count safe when the other side is close, and weighs a point
 pegged by what it is worth on the board.
 
-With three or four players it plays as hard does (engine.players.HardPlayer).
+With three or four players it plays as hard does (engine.hard.HardPlayer).
 
 >>> from engine.game import new_game
 >>> state = new_game(seed="expert-doc")
@@ -34,11 +34,13 @@ With three or four players it plays as hard does (engine.players.HardPlayer).
 from engine.analysis import discard_options
 from engine.cards import RANK_OF, VALUE_OF
 from engine.compat import round_to
+from engine.hard import HardPlayer
+from engine.opponent import owns_crib, unseen_cards
+from engine.pegging import MAX_COUNT
 from engine.pegging_joint import JointSearch
 from engine.pegging_search import Leaf
 from engine.reading import draw_hands, play_contexts
-from engine.players import HardPlayer, owns_crib, unseen_cards
-from engine.scoring import MAX_COUNT, show_total
+from engine.scoring import show_total
 
 SAMPLES = 48  # samples of the other hand searched for one card
 PRICE_WEIGHT = 0.5  # hard's price of a card added to its searched value while nobody can get home

@@ -4,7 +4,7 @@ engine.pegging_search searches one sampled deal with both hands open: in that se
 searching side knows the other hand at every later card, which it does not (a sample's best
 line may keep a card for a reply it could only find by seeing the cards). Here the samples go
 down one tree together. The other side lays, in each sample, the card a player who cannot see
-the searching side's hand lays (``pegging_search.model_choice``; near the end it pegs out when
+the searching side's hand lays (``pegging.model_choice``; near the end it pegs out when
 it can), so its cards and its goes split the samples into groups that have seen the same play;
 the searching side chooses one card for a whole group (the best summed over the group), as it
 would at the table, knowing only what has been laid. A position's value is summed over its
@@ -19,10 +19,9 @@ and a side that reaches its target wins there and then).
 True
 """
 
-from engine.pegging_search import WIN_VALUE, seq_tree
+from engine.pegging import MAX_COUNT, RANK_VALUE, seq_tree
+from engine.pegging_search import WIN_VALUE
 
-MAX_COUNT = 31
-_VALUE = tuple(min(r + 1, 10) for r in range(13))
 _INF = 1e9
 _HANDS = 1 << 14  # hand numbers one search may give (a radix of its memo keys; 255 samples need far fewer)
 _UNSPLIT = object()
@@ -35,8 +34,8 @@ class JointSearch:
 
     Every part of a position is a small number, so that a position's key is one int: hands (of
     either side) are numbered as they are met, each with its cards less one of each rank; the
-    ranks laid since the reset are nodes of pegging_search's tree of sequences (the points, the
-    count and the model's prices kept by node, in lists); a group of samples, with the ranks
+    ranks laid since the reset are nodes of ``pegging.SeqTree`` (the points, the count and the
+    model's prices kept by node, in lists); a group of samples, with the ranks
     side 1 has laid in it (which fix what each of its samples still holds), has a number, its
     positions their own small dict, and its splits are made once. MicroPython hashes a tuple by
     the sum of its items' hashes and bytes into 16 bits, and grows a dict only once it is full:
@@ -75,7 +74,7 @@ class JointSearch:
                 raise ValueError("too many hands for one search")
             self._hand_id[h] = i
             self._hand_kids.append(())
-            self._hand_low.append(_VALUE[h[0]] if h else 99)
+            self._hand_low.append(RANK_VALUE[h[0]] if h else 99)
             self._hand_len.append(len(h))
             kids = []
             prev = -1
@@ -84,13 +83,13 @@ class JointSearch:
                 if r == prev:
                     continue
                 prev = r
-                kids.append((r, _VALUE[r], self._hand(h[:k] + h[k + 1:])))
+                kids.append((r, RANK_VALUE[r], self._hand(h[:k] + h[k + 1:])))
             self._hand_kids[i] = tuple(kids)
         return i
 
     def _model(self, node: int, hand: int) -> tuple:
         """(rank, hand after it) of the card a player who cannot see the other hand lays from
-        hand after node (pegging_search.model_choice: the points now less the reply's risk, ties
+        hand after node (pegging.model_choice: the points now less the reply's risk, ties
         to the higher card; one fits)."""
         tree = self._tree
         count = tree.count[node]

@@ -6,7 +6,7 @@ search of the rest of the play with the rules of engine.game (goes, the go point
 card). Only ranks matter in the play, so hands are ranks (0 = ace .. 12 = king), sorted, and
 cards of one rank are one choice. Inside, hands and the ranks laid since the reset are bytes
 and key the remembered positions; the points of a sequence and the model's prices are kept in
-a tree of sequences (``SeqTree``) whose nodes are numbers.
+the tree of sequences (``pegging.SeqTree``) whose nodes are numbers.
 
 Far from the end of the game (neither side within ``MAX_PEG + BOARD_MARGIN`` points and its
 show of home) values are points pegged, side 0 (the searching side) less side 1, and positions
@@ -24,159 +24,12 @@ True
 """
 
 from engine.board import win_chance
-from engine.players import peg_points
+from engine.pegging import MAX_COUNT, RANK_BYTES, RANK_VALUE, model_choice, peg
 
 WIN_VALUE = 60.0  # reaching the target: about a game's worth of points
-MAX_COUNT = 31
 MAX_PEG = 40  # more than one side pegs in any one play (for deciding that nobody can get home)
 BOARD_MARGIN = 30  # this much further from home too, the end of the play is valued by the chance of winning
-_VALUE = tuple(min(r + 1, 10) for r in range(13))
 _INF = 1e9
-_ONE = tuple(bytes((r,)) for r in range(13))  # a rank laid, to add to a bytes sequence
-_MORE_SEQS = [0] * (13 * 1024)  # room for 1024 more nodes (MicroPython's extend grows a list to the exact size)
-_TREE_LIMIT = 60000  # sequences kept at most between searches (about 5 MB in MicroPython)
-
-
-class SeqTree:
-    """Every sequence of ranks laid since a reset that has been met, as nodes of a tree numbered
-    from 0 (the empty sequence): the node after one more rank (``child``), each node's count,
-    the points of its last card and the model's price of having laid it.
-
-    Lists indexed by node number, not dicts: MicroPython hashes bytes into 16 bits and grows a
-    dict only once it is full, so a cache of many sequences keyed by their bytes (or by numbers
-    that follow one another) walks long runs of slots at every lookup.
-    """
-
-    __slots__ = ("next", "count", "parent", "rank", "peg", "danger", "price")
-
-    def __init__(self) -> None:
-        """The tree of the empty sequence alone."""
-        self.next = list(_MORE_SEQS)  # node * 13 + rank -> the node with rank laid next (0: not met yet)
-        self.count = [0]
-        self.parent = [0]
-        self.rank = [-1]
-        self.peg = [0]
-        self.danger: list = [None]
-        self.price: list = [None]
-
-    def child(self, node: int, r: int) -> int:
-        """The node of node's ranks and then r (whose count must stay within 31), made when new."""
-        at = node * 13 + r
-        kid = self.next[at]
-        if not kid:
-            kid = len(self.count)
-            self.next[at] = kid
-            if len(self.next) < 13 * (kid + 1):
-                self.next.extend(_MORE_SEQS)
-            total = self.count[node] + _VALUE[r]
-            ranks = [r]
-            up = node
-            while up:
-                ranks.append(self.rank[up])
-                up = self.parent[up]
-            ranks.reverse()
-            self.count.append(total)
-            self.parent.append(node)
-            self.rank.append(r)
-            self.peg.append(peg_points(ranks, total))
-            self.danger.append(None)
-            self.price.append(None)
-        return kid
-
-    def node(self, seq: "Sequence[int]") -> int:
-        """The node of the ranks seq."""
-        node = 0
-        for r in seq:
-            node = self.child(node, r)
-        return node
-
-    def risk(self, node: int) -> float:
-        """``danger`` of the node's sequence (the replies not met yet are counted, not made nodes)."""
-        risk = self.danger[node]
-        if risk is None:
-            risk = 0.0
-            count = self.count[node]
-            ranks = None
-            at = node * 13
-            for r in range(13):
-                total = count + _VALUE[r]
-                if total <= MAX_COUNT:
-                    kid = self.next[at + r]
-                    if kid:
-                        risk += self.peg[kid]
-                        continue
-                    if ranks is None:
-                        ranks = []
-                        up = node
-                        while up:
-                            ranks.append(self.rank[up])
-                            up = self.parent[up]
-                        ranks.reverse()
-                    ranks.append(r)
-                    risk += peg_points(ranks, total)
-                    ranks.pop()
-            risk /= 13.0
-            self.danger[node] = risk
-        return risk
-
-    def model_price(self, node: int) -> float:
-        """What the model prices laying the node's last card at: its points less the reply's risk."""
-        price = self.price[node]
-        if price is None:
-            price = self.peg[node] - (self.risk(node) if self.count[node] < MAX_COUNT else 0.0)
-            self.price[node] = price
-        return price
-
-
-_TREE = SeqTree()
-
-
-def seq_tree() -> SeqTree:
-    """The tree of sequences in use (a fresh one once it holds _TREE_LIMIT: whoever holds the old
-    one keeps using it)."""
-    global _TREE
-    if len(_TREE.count) > _TREE_LIMIT:
-        _TREE = SeqTree()
-    return _TREE
-
-
-def peg(seq: bytes, total: int) -> int:
-    """peg_points of the ranks since the reset (total is their count), remembered."""
-    tree = seq_tree()
-    return tree.peg[tree.node(seq)]
-
-
-def danger(seq: bytes, count: int) -> float:
-    """What a reply of one card of a random rank would peg after seq (count): the risk of a card.
-
-    Ranks are equally likely (a four-in-thirteen chance of a ten-card), every card that fits.
-    """
-    tree = seq_tree()
-    return tree.risk(tree.node(seq))
-
-
-def model_choice(hand: bytes, seq: bytes, count: int) -> int:
-    """The index in hand of the card a player who cannot see the other hand lays (one fits).
-
-    The points it pegs now less the risk of the reply (``danger``); ties go to the higher card.
-    """
-    tree = seq_tree()
-    node = tree.node(seq)
-    best = -1
-    best_price = -_INF
-    prev = -1
-    for i in range(len(hand)):
-        r = hand[i]
-        if r == prev:
-            continue
-        prev = r
-        if count + _VALUE[r] > MAX_COUNT:
-            break
-        price = tree.model_price(tree.child(node, r))
-        if price >= best_price:
-            best_price = price
-            best = i
-    return best
 
 
 class Leaf:
@@ -247,10 +100,10 @@ class Search:
             r = mine[i]
             if i and mine[i - 1] == r:
                 continue
-            total = count + _VALUE[r]
+            total = count + RANK_VALUE[r]
             if total > MAX_COUNT:
                 continue
-            s2 = seq + _ONE[r]
+            s2 = seq + RANK_BYTES[r]
             pts = peg(s2, total)
             rest = mine[:i] + mine[i + 1:]
             if leaf.is_far:
@@ -287,7 +140,7 @@ class Search:
                 h = h0 if s == 0 else h1
                 if not h:
                     continue
-                if count + _VALUE[h[0]] <= MAX_COUNT:
+                if count + RANK_VALUE[h[0]] <= MAX_COUNT:
                     actor = s
                     break
                 if s != last:
@@ -308,10 +161,10 @@ class Search:
             if r == prev:
                 continue
             prev = r
-            total = count + _VALUE[r]
+            total = count + RANK_VALUE[r]
             if total > MAX_COUNT:
                 break  # sorted by rank, so by value too: nothing further fits
-            s2 = seq + _ONE[r]
+            s2 = seq + RANK_BYTES[r]
             rest = hand[:i] + hand[i + 1:]
             if actor == 0:
                 v = peg(s2, total) + self._future(rest, h1, s2, total, 1, 0, gone)
@@ -351,7 +204,7 @@ class Search:
                 h = h0 if s == 0 else h1
                 if not h:
                     continue
-                if count + _VALUE[h[0]] <= MAX_COUNT:
+                if count + RANK_VALUE[h[0]] <= MAX_COUNT:
                     actor = s
                     break
                 if s != last:
@@ -376,7 +229,7 @@ class Search:
         order = range(len(hand))
         if actor == 1 and self.model:
             for r in hand:  # the model pegs out when it can
-                if count + _VALUE[r] <= MAX_COUNT and p1 + peg(seq + _ONE[r], count + _VALUE[r]) >= need1:
+                if count + RANK_VALUE[r] <= MAX_COUNT and p1 + peg(seq + RANK_BYTES[r], count + RANK_VALUE[r]) >= need1:
                     return -WIN_VALUE
             order = (model_choice(hand, seq, count),)
         for i in order:
@@ -384,10 +237,10 @@ class Search:
             if r == prev:
                 continue
             prev = r
-            total = count + _VALUE[r]
+            total = count + RANK_VALUE[r]
             if total > MAX_COUNT:
                 break
-            s2 = seq + _ONE[r]
+            s2 = seq + RANK_BYTES[r]
             pts = peg(s2, total)
             rest = hand[:i] + hand[i + 1:]
             if actor == 0:

@@ -24,7 +24,7 @@ likely as the model of the discard makes them, given what has been seen.
 from engine.analysis import crib_value
 from engine.cards import JACK, RANK_OF, SUIT_OF, VALUE_OF
 from engine.compat import combinations
-from engine.pegging_search import _ONE, _VALUE, danger, peg
+from engine.pegging import MAX_COUNT, RANK_BYTES, RANK_VALUE, danger, peg
 from engine.scoring import FIVE_CARD_FLUSH, HAND_FLUSH, NOBS, build_tables
 
 STARTERS = 46  # cards a starter may be, six cards dealt
@@ -219,13 +219,13 @@ def play_contexts(laid: "Sequence", other: int) -> list:
     mine = 0
     for s, card in laid:
         value = VALUE_OF[card]
-        if count == 31 or count + value > 31:
+        if count == MAX_COUNT or count + value > MAX_COUNT:
             seq, count = b"", 0
         r = RANK_OF[card]
         if s == other:
             out.append((seq, count, r, mine))
             mine += 1
-        seq += _ONE[r]
+        seq += RANK_BYTES[r]
         count += value
     return out
 
@@ -266,7 +266,7 @@ def play_weight(gap: float) -> float:
 
 def careful_prices(hand: "Sequence[int]", seq: bytes, count: int) -> list:
     """(price, rank) of each rank in hand (sorted ranks) that fits the count: the points it pegs
-    less the points a random reply pegs (pegging_search.danger), with a strong player's habits
+    less the points a random reply pegs (pegging.danger), with a strong player's habits
     (no five led, a low lead, a lead from a pair, low cards kept for the end of a count)."""
     out = []
     prev = -1
@@ -276,13 +276,13 @@ def careful_prices(hand: "Sequence[int]", seq: bytes, count: int) -> list:
         if r == prev:
             continue
         prev = r
-        value = _VALUE[r]
+        value = RANK_VALUE[r]
         total = count + value
-        if total > 31:
+        if total > MAX_COUNT:
             break
-        s2 = seq + _ONE[r]
+        s2 = seq + RANK_BYTES[r]
         points = peg(s2, total)
-        price = points - (danger(s2, total) if total < 31 else 0.0)
+        price = points - (danger(s2, total) if total < MAX_COUNT else 0.0)
         if not seq:
             if r == 4:
                 price -= 1.0
@@ -292,7 +292,7 @@ def careful_prices(hand: "Sequence[int]", seq: bytes, count: int) -> list:
                 price += 0.3
             if value == 10 and 4 in hand:
                 price += 0.1
-        elif points == 0 and value <= 4 and total <= 20 and _VALUE[hand[-1]] > 4:
+        elif points == 0 and value <= 4 and total <= 20 and RANK_VALUE[hand[-1]] > 4:
             price -= 0.3
         out.append((price, r))
     return out

@@ -1,13 +1,13 @@
-"""The tree of sequences (engine.pegging_search.SeqTree) and the numbered positions of the joint search."""
+"""The tree of sequences (engine.pegging.SeqTree) and the numbered positions of the joint search."""
 
 from __future__ import annotations
 
 import random
 
-import engine.pegging_search as pegging_search
+import engine.pegging as pegging
+from engine.pegging import SeqTree, danger, model_choice, peg, peg_points
 from engine.pegging_joint import JointSearch
-from engine.pegging_search import Leaf, SeqTree, danger, model_choice, peg
-from engine.players import peg_points
+from engine.pegging_search import Leaf
 
 VALUE = [min(r + 1, 10) for r in range(13)]
 
@@ -79,26 +79,26 @@ def test_the_search_does_not_depend_on_what_the_tree_already_holds():
         hands = [sorted(deck[4 + 4 * i:8 + 4 * i]) for i in range(6)]
         need = (121, 121) if rng.random() < 0.5 else (rng.randint(3, 15), rng.randint(3, 15))
         cases.append((Leaf(need, (rng.randint(0, 12), rng.randint(0, 12)), rng.randint(0, 1)), mine, hands))
-    saved = pegging_search._TREE
+    saved = pegging._TREE
     try:
-        pegging_search._TREE = SeqTree()
+        pegging._TREE = SeqTree()
         fresh = [joint_values(leaf, mine, hands, (), 0) for leaf, mine, hands in cases]
         again = [joint_values(leaf, mine, hands, (), 0) for leaf, mine, hands in reversed(cases)][::-1]
         assert again == fresh
         # A tree replaced while a search is under way (it grew past its limit) leaves that search
         # on the tree it started with, and the answers stay the same.
-        limit = pegging_search._TREE_LIMIT
-        pegging_search._TREE_LIMIT = 50
+        limit = pegging._TREE_LIMIT
+        pegging._TREE_LIMIT = 50
         try:
             searches = [JointSearch([leaf] * len(hands)) for leaf, _, hands in cases]
-            pegging_search.seq_tree()  # too big by now: a fresh tree
+            pegging.seq_tree()  # too big by now: a fresh tree
             for search, (leaf, mine, hands), values in zip(searches, cases, fresh):
                 peg(bytes([4, 9, 10]), 25)
                 assert search.card_values(mine, hands, (), 0) == values
         finally:
-            pegging_search._TREE_LIMIT = limit
+            pegging._TREE_LIMIT = limit
     finally:
-        pegging_search._TREE = saved
+        pegging._TREE = saved
 
 
 def test_positions_are_kept_under_whole_numbers():
