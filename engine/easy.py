@@ -19,7 +19,7 @@ from engine.pegging import RANK_VALUE, peg_points
 from engine.scoring import FIFTEEN, HAND_FLUSH, PAIR
 
 
-def four_card_points(cards: "Sequence[int]") -> int:
+def four_card_points(cards: "list[int]") -> int:
     """Points a beginner sees in four cards before the cut: fifteens, pairs, runs, a flush.
 
     >>> from engine.cards import parse_cards
@@ -61,7 +61,7 @@ class EasyPlayer(Player):
 
     name = "easy"
 
-    def choose_discard(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
+    def choose_discard(self, view: dict, legal_actions: "list[dict]") -> dict:
         """Half the time any old throw; else keep the four that look best as dealt (ties at random)."""
         rng = self.rng(view, "discard")
         if rng.random() < EASY_CARELESS:
@@ -74,7 +74,7 @@ class EasyPlayer(Player):
         best = max(points for points, _ in scored)
         return rng.choice([a for points, a in scored if points == best])
 
-    def choose_play(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
+    def choose_play(self, view: dict, legal_actions: "list[dict]") -> dict:
         """Lay a card that scores at once (fifteen, pair, run, 31) if any; else the first that fits."""
         ranks = [RANK_OF[c] for _, c in view["current"]]
         count = view["count"]

@@ -101,7 +101,7 @@ class ExpertPlayer(HardPlayer):
     peg_keeps = PEG_KEEPS
     discard_samples = DISCARD_SAMPLES
 
-    def choose_discard(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
+    def choose_discard(self, view: dict, legal_actions: "list[dict]") -> dict:
         """Hard's discard; with two players, the keeps worth nearly as much as the best also
         priced by the play they make against the fours a careful player keeps."""
         if view["players"] != 2 or not self.peg_weight:
@@ -125,7 +125,7 @@ class ExpertPlayer(HardPlayer):
         best = max(near, key=lambda i: (round_to(values[i], 9), [-c for c in options[i].keep]))
         return by_cards[tuple(sorted(options[best].throw))]
 
-    def choose_play(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
+    def choose_play(self, view: dict, legal_actions: "list[dict]") -> dict:
         """Lay the card whose searched value, averaged over the samples, is best."""
         if view["players"] != 2 or len(legal_actions) == 1:
             return HardPlayer.choose_play(self, view, legal_actions)

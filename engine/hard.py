@@ -52,7 +52,7 @@ class HardPlayer(Player):
             value += HOME_WEIGHT * option.chance_at_least(need - PONE_PEG_ALLOWANCE)
         return value
 
-    def choose_discard(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
+    def choose_discard(self, view: dict, legal_actions: "list[dict]") -> dict:
         """Throw what the best discard option throws."""
         by_cards = {tuple(a["cards"]): a for a in legal_actions}
         options = discard_options(view["hand"], owns_crib(view))
@@ -61,7 +61,7 @@ class HardPlayer(Player):
 
     # -- the play -----------------------------------------------------------------------------
 
-    def choose_play(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
+    def choose_play(self, view: dict, legal_actions: "list[dict]") -> dict:
         """Lay the card with the best price (ties: the lower card)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
@@ -69,7 +69,7 @@ class HardPlayer(Player):
         best = max(range(len(legal_actions)), key=lambda i: (round_to(prices[i], 9), -legal_actions[i]["card"]))
         return legal_actions[best]
 
-    def play_prices(self, view: dict, candidates: "Sequence[int]") -> list[float]:
+    def play_prices(self, view: dict, candidates: "list[int]") -> list[float]:
         """Price each card the seat may lay now (higher is better)."""
         seat, n = view["seat"], view["players"]
         hand = list(view["hand"])

@@ -31,7 +31,7 @@ class Player:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
 
-    def choose(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
+    def choose(self, view: dict, legal_actions: "list[dict]") -> dict:
         """Return one of legal_actions (the same dict) for the seat whose view this is."""
         if not isinstance(view, dict) or "hand" not in view:
             raise ValueError("choose needs a seat's view (the dict GameState.view(seat) returns)")
@@ -52,11 +52,11 @@ class Player:
             raise ValueError(f"unknown action type {kind!r}")
         return action
 
-    def choose_discard(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
+    def choose_discard(self, view: dict, legal_actions: "list[dict]") -> dict:
         """Pick the cards to throw to the crib."""
         raise NotImplementedError
 
-    def choose_play(self, view: dict, legal_actions: "Sequence[dict]") -> dict:
+    def choose_play(self, view: dict, legal_actions: "list[dict]") -> dict:
         """Pick the card to lay in the play."""
         raise NotImplementedError
 
@@ -100,7 +100,7 @@ def unseen_cards(view: dict) -> list[int]:
     return [c for c in range(52) if c not in seen]
 
 
-def choose_count(view: dict, legal_actions: "Sequence[dict]") -> dict:
+def choose_count(view: dict, legal_actions: "list[dict]") -> dict:
     """Claim the true count of the hand or crib being shown (muggins), from the view's record."""
     counting = view.get("counting")
     if not counting:
@@ -112,7 +112,7 @@ def choose_count(view: dict, legal_actions: "Sequence[dict]") -> dict:
     return max(legal_actions, key=lambda a: a["points"])
 
 
-def choose_claim(view: dict, legal_actions: "Sequence[dict]") -> dict:
+def choose_claim(view: dict, legal_actions: "list[dict]") -> dict:
     """Claim the true points of the card just laid (muggins with pegging claims), from the view."""
     if not view.get("claiming") or not view.get("current"):
         raise ValueError("the view has no card whose points are to be claimed")

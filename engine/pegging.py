@@ -32,7 +32,7 @@ _TREE_LIMIT = 60000  # sequences kept at most between searches (about 5 MB in Mi
 _INF = 1e9
 
 
-def peg_points(ranks: "Sequence[int]", count: int) -> int:
+def peg_points(ranks: "list[int]", count: int) -> int:
     """Points for the last card of a count, from the ranks laid since the reset and the count.
 
     The same figures as ``scoring.score_play``, without building its items (for search loops).
@@ -114,7 +114,7 @@ class SeqTree:
             self.price.append(None)
         return kid
 
-    def node(self, seq: "Sequence[int]") -> int:
+    def node(self, seq: "list[int]") -> int:
         """The node of the ranks seq."""
         node = 0
         for r in seq:

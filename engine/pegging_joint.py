@@ -123,7 +123,7 @@ class JointSearch:
             self._near.append({})
         return g
 
-    def _root(self, hands: "Sequence[Sequence[int]]") -> int:
+    def _root(self, hands: "list[list[int]]") -> int:
         """The group of every sample, holding hands."""
         held = tuple(self._hand(bytes(h)) for h in hands)
         ids = b"".join(i.to_bytes(2, "big") for i in held)
@@ -218,7 +218,7 @@ class JointSearch:
 
     # -- the searches ---------------------------------------------------------------------
 
-    def card_values(self, mine: "Sequence[int]", hands: "Sequence[Sequence[int]]", seq: "Sequence[int]",
+    def card_values(self, mine: "list[int]", hands: "list[list[int]]", seq: "list[int]",
                     count: int, gone: int = 0) -> dict:
         """The average value to side 0 over the samples of each rank it may lay now (its turn).
 
@@ -247,7 +247,7 @@ class JointSearch:
             out[r] = value / n
         return out
 
-    def play_value(self, mine: "Sequence[int]", hands: "Sequence[Sequence[int]]", turn: int) -> float:
+    def play_value(self, mine: "list[int]", hands: "list[list[int]]", turn: int) -> float:
         """The average value to side 0 of a whole play to come, side turn leading (far from the
         end: points pegged, side 0 less side 1)."""
         return self._future(self._hand(bytes(mine)), self._root(hands), 0, turn, 1 - turn, 0) / len(hands)

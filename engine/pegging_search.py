@@ -85,7 +85,7 @@ class Search:
         self.memo = {} if memo is None else memo
         self.nodes = 0
 
-    def card_values(self, mine: "Sequence[int]", theirs: "Sequence[int]", seq: "Sequence[int]",
+    def card_values(self, mine: "list[int]", theirs: "list[int]", seq: "list[int]",
                     count: int, gone: int = 0) -> dict:
         """The value to side 0 of each rank it may lay now (its turn), both hands known.
 

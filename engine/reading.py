@@ -35,7 +35,7 @@ THROWS = tuple(tuple(i for i in range(6) if i not in keep) for keep in KEEPS)
 _FOUR_SUMS: dict = {}  # a four's rank key -> fifteens, pairs and runs summed over 48 starters
 
 
-def _four_sum(key: int, ranks: "Sequence[int]", table: dict) -> int:
+def _four_sum(key: int, ranks: "list[int]", table: dict) -> int:
     """The show table's points of a four (rank key) with each card of the deck as starter, summed.
 
     Each starter rank r is one of 4 - (the four's cards of rank r) cards.
@@ -61,7 +61,7 @@ def _crib_by_cards() -> list:
     return _CRIB_BY_CARDS
 
 
-def keep_values(six: "Sequence[int]", dealer: bool) -> list:
+def keep_values(six: "list[int]", dealer: bool) -> list:
     """The worth of each of the 15 keeps of six cards (in ``KEEPS`` order) to a careful player.
 
     The four's average show over the 46 starters, plus the crib table's figure for the two
@@ -99,7 +99,7 @@ def keep_values(six: "Sequence[int]", dealer: bool) -> list:
     return out
 
 
-def keep_cards(six: "Sequence[int]", k: int) -> list:
+def keep_cards(six: "list[int]", k: int) -> list:
     """The four cards keep number k (``KEEPS`` order) keeps of six."""
     return [six[i] for i in KEEPS[k]]
 
@@ -121,7 +121,7 @@ def keep_weight(gap: float) -> float:
 _HOLDING = tuple(tuple(k for k in range(15) if all(i in KEEPS[k] for i in range(n))) for n in range(5))
 
 
-def draw_hands(rng, pool: "Sequence[int]", laid: "Sequence[int]", held: int, floor: int, dealer: bool,
+def draw_hands(rng, pool: "list[int]", laid: "list[int]", held: int, floor: int, dealer: bool,
                contexts: "list | None", wanted: int, budget: "int | None" = None) -> list:
     """wanted samples of the other side's cards: (the cards it still holds, the two it threw).
 
@@ -207,7 +207,7 @@ PLAY_SCALE = 0.3  # a card priced this far below the best is laid only by a slip
 PLAY_FLOOR = 0.05  # the weight of such a slip
 
 
-def play_contexts(laid: "Sequence", other: int) -> list:
+def play_contexts(laid: "list", other: int) -> list:
     """The other side's choices in the play so far: (ranks laid since the reset, as bytes; the
     count; the rank it laid; how many of its cards it had laid before), one per card it laid.
 
@@ -230,7 +230,7 @@ def play_contexts(laid: "Sequence", other: int) -> list:
     return out
 
 
-def play_likelihood(contexts: list, held: "Sequence[int]", laid: "Sequence[int]") -> float:
+def play_likelihood(contexts: list, held: "list[int]", laid: "list[int]") -> float:
     """The chance a careful player holding these cards laid what the other side laid (each choice
     weighted by ``play_weight`` of its price below the best, ``careful_prices``).
 
@@ -264,7 +264,7 @@ def play_weight(gap: float) -> float:
     return PLAY_FLOOR + 1.0 - gap / PLAY_SCALE
 
 
-def careful_prices(hand: "Sequence[int]", seq: bytes, count: int) -> list:
+def careful_prices(hand: "list[int]", seq: bytes, count: int) -> list:
     """(price, rank) of each rank in hand (sorted ranks) that fits the count: the points it pegs
     less the points a random reply pegs (pegging.danger), with a strong player's habits
     (no five led, a low lead, a lead from a pair, low cards kept for the end of a count)."""
@@ -303,7 +303,7 @@ def _split(six: list, k: int, n: int) -> "tuple[list, list]":
     return [six[i] for i in KEEPS[k] if i >= n], [six[i] for i in THROWS[k]]
 
 
-def _draw(rng, cards: "Sequence[int]", k: int) -> list:
+def _draw(rng, cards: "list[int]", k: int) -> list:
     """k distinct cards drawn from cards (a partial shuffle of a copy), in the order drawn."""
     pool = list(cards)
     out = []
