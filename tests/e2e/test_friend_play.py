@@ -10,7 +10,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine.game import from_json
 from tests.e2e.conftest import CHROMIUM, PageProblems, engine_ready, ui_ready
-from tests.e2e.test_game_play import awaiting, move, turn
+from tests.e2e.test_game_play import awaiting, decision, move
 
 PEER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
              "--disable-component-update", "--disable-sync",
@@ -125,7 +125,7 @@ def play(pages, by_link=False, until=None, seconds=GAME_SECONDS, last=None):
             return
         moved = False
         for k, page in enumerate(pages):
-            kind, now = awaiting(page), turn(page)
+            kind, now = decision(page)
             if kind in ACTIONS and now > last[k]:
                 last[k] = now
                 move(page, kind)

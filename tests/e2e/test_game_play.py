@@ -155,6 +155,14 @@ def turn(page) -> int:
     return int(page.get_attribute("#game", "data-turn") or 0)
 
 
+def decision(page) -> tuple[str, int]:
+    """The decision on offer and its turn, read together: read one at a time, a click being
+    handled in between can pair the last decision with the next one's turn."""
+    kind, now = page.evaluate("""() => { const game = document.getElementById('game');
+        return [game.dataset.await || '', Number(game.dataset.turn || 0)]; }""")
+    return kind, int(now)
+
+
 def wait_decision(page, after: int = -1, timeout: int = DECISION_TIMEOUT_MS) -> str:
     """Wait for the next decision offered after turn ``after``; returns its kind."""
     kind = page.wait_for_function(

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from tests.e2e.conftest import engine_ready, ui_ready
-from tests.e2e.test_game_play import awaiting, move, turn
+from tests.e2e.test_game_play import decision, move
 
 KEY_SETTINGS = "cribbage.settings.v1"
 SLOW = {"v": 1, "difficulty": "easy", "target": 121, "muggins": False, "speed": "slow"}
@@ -31,7 +31,7 @@ def play_to_the_show(page):
     while time.time() < deadline:
         if page.is_visible("#skip-show"):
             return
-        kind, now = awaiting(page), turn(page)
+        kind, now = decision(page)
         if kind in ("discard", "play", "go") and now > last:
             last = now
             move(page, kind)
