@@ -252,8 +252,8 @@ def check_record(data: object) -> dict:
     for i, hand in enumerate(hands):
         where = f"hand {i + 1}"
         _need(isinstance(hand, dict) and set(hand) == set(HAND_KEYS), f"{where} must hold its commitment and actions")
-        _need(isinstance(hand["commitment"], str) and len(hand["commitment"]) == 64,
-              f"{where}'s commitment must be 64 hex digits")
+        _need(isinstance(hand["commitment"], str) and len(hand["commitment"]) in (64, 129),
+              f"{where}'s commitment must be 64 hex digits (two, joined by a colon, for a sealed hand)")
         actions = hand["actions"]
         _need(isinstance(actions, list) and len(actions) <= MAX_ACTIONS, f"{where}'s actions must be a list")
         for action in actions:

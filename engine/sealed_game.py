@@ -90,6 +90,7 @@ class SealedGame:
         self.secret = fairdeal.parse_seed(secret)
         self.seal_commitments = list(seal_commitments)
         self.outbox: list = []
+        self.events: list = []  # the game's events since take_events, for the table
         self.hands: dict = {}  # hand number -> this side's SealedHand
         self.ready: dict = {}  # hand number -> True once this side has read its six cards
         self.joints: dict = {}  # hand number -> the checked joint seed of a finished play
@@ -133,6 +134,12 @@ class SealedGame:
     def take_messages(self) -> list:
         """The messages to send now, in order (the outbox is emptied)."""
         out, self.outbox = self.outbox, []
+        return out
+
+    def take_events(self) -> list:
+        """The game's events since the last call (``GameState.apply``'s, as this side's game has
+        them: give the table only the seat's own, ``game.events_for``)."""
+        out, self.events = self.events, []
         return out
 
     def _send(self, step: str, number: int, fields: dict) -> None:
@@ -220,6 +227,7 @@ class SealedGame:
         self.ready[number] = True
         if self.state is None and number == self.first_hand:
             self._rebuild()
+            self.events.extend(self.state.start_events)
         self._after()
 
     def hand_number(self) -> int:
@@ -311,6 +319,7 @@ class SealedGame:
             self.hold = "deal"
             self._rebuild()
             return False
+        self.events.extend(events)
         if self.state.hand_number != number:  # the hand is over: its moves are settled
             self.done.extend(dict(a) for a in self.state.history[-1]["actions"])
             self.first_hand = self.state.hand_number
@@ -611,5 +620,5 @@ def from_dict(data: object) -> SealedGame:
                 game.work()
     except (KeyError, TypeError, IllegalActionError):
         raise SealError("This sealed friend game is damaged.") from None
-    game.outbox = []
+    game.outbox, game.events = [], []
     return game

@@ -21,7 +21,7 @@ import damage  # noqa: E402
 import work  # noqa: E402
 
 PARTS = ("endpoints", "damaged", "rounding", "decks", "shows", "discards", "page_games", "games", "expert_games",
-         "qr", "friend_games", "ristretto", "sealed_games")
+         "qr", "friend_games", "ristretto", "sealed_games", "sealed_pages")
 MICROPYTHON_SHARDS = 2
 TIMEOUT = 900
 

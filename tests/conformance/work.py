@@ -499,10 +499,55 @@ def sealed_game(index):
 COUNTS["sealed_games"] = 2
 
 
+def sealed_page_hand(index):
+    """A sealed friend game's first deal through the page's calls (engine/friend_sealed.py): both
+    tables, a digest of every text the pages kept and sent, and a message refused with its words."""
+    from engine import friend, friend_sealed
+    from engine.seeds import derive_seed
+
+    seed = "conformance-sealed-page-" + str(index)
+    secrets = [derive_seed(seed, "a"), derive_seed(seed, "b")]
+    invite = friend.make_invite("Ann", 61, index % 2 == 1, secrets[0])
+    reply = friend.make_reply(friend.read_invite(invite), "Bob", secrets[1])
+    pages = [friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": secrets[0],
+                                  "seal_secret": derive_seed(seed, "s0")}),
+             friend_sealed.begin({"invite": invite, "reply": reply, "seat": 1, "inviter_secret": secrets[0],
+                                  "seal_secret": derive_seed(seed, "s1")})]
+    queues, tables, texts = [[], []], [None, None], []
+    for _ in range(40):
+        for i in (0, 1):
+            texts.append(pages[i]["game"])
+            texts.extend(pages[i]["send"])
+            queues[1 - i].extend(pages[i]["send"])
+            pages[i]["send"] = []
+            if pages[i]["table"] is not None:
+                tables[i] = pages[i]["table"]
+                pages[i]["table"] = None
+        if tables[0] is not None and tables[1] is not None:
+            break
+        i = 0 if queues[0] else 1
+        if queues[i]:
+            pages[i] = friend_sealed.receive({"game": pages[i]["game"], "message": queues[i].pop(0)})
+        else:
+            i = 0 if pages[0]["work"] else 1
+            pages[i] = friend_sealed.work({"game": pages[i]["game"]})
+    out = [[t["awaiting"], t["view"]["hand"], sorted(t["cards"]), [e["type"] for e in t["events"]]] for t in tables]
+    out.append([digest(texts), len(texts)])
+    try:
+        friend_sealed.receive({"game": pages[0]["game"], "message": '{"t": "seal"}'})
+        out.append("taken")
+    except friend.FriendError as error:
+        out.append(str(error))
+    return out
+
+
+COUNTS["sealed_pages"] = 2
+
+
 PARTS = {"games": play_game, "shows": show_chunk, "discards": discard_item, "decks": deck_item,
          "page_games": page_game, "expert_games": expert_game, "rounding": rounding_item, "qr": qr_item,
          "friend_games": friend_game, "ristretto": ristretto_item,
-         "sealed_games": sealed_game}
+         "sealed_games": sealed_game, "sealed_pages": sealed_page_hand}
 
 
 def damaged_item(label, name, request):

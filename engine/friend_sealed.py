@@ -1,0 +1,208 @@
+"""The page's answers for a sealed friend game: its start, own moves, the sealing work, the friend's messages.
+
+A sealed game (``engine/sealed_game.py``) is played over the direct connection: each hand's
+deck is shuffled and locked by both sides, so neither page holds a card before the rules show
+it. The page keeps the game as an opaque text (``game``: this side's ``SealedGame.to_dict``
+with the messages it sent and how many it took), and each call answers with the new text. The
+worker holds the game object between calls, so a move costs no replay; a text it does not
+hold (after a reload) is taken up again from its log.
+
+Messages between the pages are ``{"t": "seal", "id": game id, "q": place, "m": message}``,
+numbered from 0 for each side, and ``{"t": "seal-hello", "id", "got": messages taken}``, sent
+when a connection opens: the other side sends again every message from ``got`` on, so nothing
+lost while the connection was down is missing, and a message taken twice is ignored. The first
+message of each side is ``{"s": "begin", "seal": commitment}``, its commitment to its own
+secret, checked when the secret comes at the end.
+
+Every answer is ``{"game", "send": [texts], "table": a table reply or null, "work": true while
+a shuffle waits for ``work``, "final": the finished game's JSON (checked) or null}``. Anything
+refused raises ``friend.FriendError`` with the sentence to show; the game the page holds stays
+as it was.
+
+>>> a, b, s0, s1 = "1" * 32, "2" * 32, "3" * 32, "4" * 32
+>>> invite = friend.make_invite("Ann", 61, False, a)
+>>> reply = friend.make_reply(friend.read_invite(invite), "Bob", b)
+>>> ann = begin({"invite": invite, "reply": reply, "seat": 0, "secret": a, "seal_secret": s0})
+>>> bob = begin({"invite": invite, "reply": reply, "seat": 1, "inviter_secret": a, "seal_secret": s1})
+>>> ann["work"], ann["table"], len(bob["send"])
+(True, None, 1)
+"""
+
+import json
+
+from engine import fairdeal, friend, host
+from engine.compat import canonical_json
+from engine.game import IllegalActionError
+from engine.narration import Seating, card_info, event_cards, view_cards
+from engine.sealed import SealError
+from engine.sealed_game import SealedGame, from_dict, public_seed
+
+FORMAT = "cribbage-sealed-friend-1"
+KEEP = 4  # games the worker holds between calls
+SEAL, HELLO = "seal", "seal-hello"
+_HELD: list = []  # [text, kept dict, SealedGame], the last KEEP games answered
+
+FriendError = friend.FriendError
+
+
+def _hold(text: str, kept: dict, game: SealedGame) -> None:
+    for entry in _HELD:
+        if entry[0] == text:
+            _HELD.remove(entry)
+            break
+    _HELD.append([text, kept, game])
+    while len(_HELD) > KEEP:
+        _HELD.pop(0)
+
+
+def _held(request: dict) -> tuple:
+    """The request's game: the worker's own object for the text, else taken up from it."""
+    text = request.get("game")
+    if not isinstance(text, str):
+        raise FriendError("The request has no sealed game.")
+    for entry in _HELD:
+        if entry[0] == text:
+            return entry[1], entry[2]
+    try:
+        kept = json.loads(text)
+    except ValueError:
+        kept = None
+    if not isinstance(kept, dict) or kept.get("format") != FORMAT:
+        raise FriendError("This is not a sealed friend game kept on this device.")
+    if not (isinstance(kept.get("id"), str) and isinstance(kept.get("sent"), list)
+            and type(kept.get("got")) is int and isinstance(kept.get("game"), dict)):
+        raise FriendError("This sealed friend game is damaged.")
+    try:
+        game = from_dict(kept["game"])
+    except (SealError, ValueError) as error:
+        raise FriendError(str(error)) from None
+    return kept, game
+
+
+def _wrap(kept: dict, message: dict) -> str:
+    text = canonical_json({"t": SEAL, "id": kept["id"], "q": len(kept["sent"]), "m": message})
+    kept["sent"].append(message)
+    return text
+
+
+def _answer(kept: dict, game: SealedGame, send: list, table: bool = True) -> dict:
+    """The answer after a call: the messages the call left, the table, the game's new text."""
+    for message in game.take_messages():
+        send.append(_wrap(kept, message))
+    events = game.take_events()
+    kept["game"] = game.to_dict()
+    text = canonical_json(kept)
+    _hold(text, kept, game)
+    return {"game": text, "send": send, "table": table_reply(game, events) if table else None,
+            "work": bool(game.deferred), "final": game.final.to_json() if game.final is not None else None}
+
+
+def table_reply(game: SealedGame, events: list) -> "dict | None":
+    """The page's table reply (``host.reply``) for this side's seat: the other side's cards as
+    the sealed game's view has them, "friend" while the game waits for the other side."""
+    state, seat = game.state, game.me
+    if state is None:
+        return None
+    answer = host.reply(state, events, Seating.of(state, seat), seat)
+    answer["view"] = host.page_view(state, seat, game.view())
+    shown = view_cards(answer["view"]) | event_cards(answer["events"])
+    answer["cards"] = {str(c): card_info(c) for c in sorted(shown)}  # no stand-in's name
+    waiting = game.pending or (not state.is_over and state.to_act != seat) or (state.is_over and game.final is None)
+    if waiting:
+        answer["awaiting"] = "friend"
+    answer["game"] = None  # the page keeps the sealed game's own text
+    answer["sealed"] = True
+    answer["friend"] = {"seat": seat, "turn": friend.describe(state, seat)}
+    return answer
+
+
+def begin(request: dict) -> dict:
+    """A side's sealed game, once both game secrets are known: ``invite``, ``reply``, ``seat``,
+    the inviter's secret (``secret`` for seat 0, ``inviter_secret`` from its hello for seat 1)
+    and this side's ``seal_secret`` (drawn if missing)."""
+    found = friend.read_invite(request.get("invite"))
+    answer = friend.read_reply(request.get("reply"), found)
+    seat = request.get("seat")
+    if type(seat) is not int or seat not in (0, 1):
+        raise FriendError("A friend game's seat is 0 (the inviter) or 1 (the friend).")
+    inviter = request.get("secret") if seat == 0 else request.get("inviter_secret")
+    if not fairdeal.is_normal_seed(inviter) or friend.commitment(inviter) != found["commit"]:
+        raise FriendError(f"{found['name']}'s secret does not match the commitment in the invitation.")
+    if seat == 1 and request.get("secret") not in (None, answer["secret"]):
+        raise FriendError("This reply was not made on this device.")
+    own = request.get("seal_secret")
+    if own is None:
+        own = friend.new_secret()
+    if not fairdeal.is_normal_seed(own):
+        raise FriendError("A secret is 32 hex digits.")
+    commits = [None, None]
+    commits[seat] = fairdeal.commitment(own)
+    game = SealedGame(seat, [found["name"], answer["name"]], found["target"], found["muggins"],
+                      public_seed(inviter, answer["secret"]), own, commits)
+    kept = {"format": FORMAT, "id": found["id"], "sent": [], "got": 0, "game": None}
+    send = [_wrap(kept, {"s": "begin", "seal": commits[seat]})]
+    return _answer(kept, game, send)
+
+
+def work(request: dict) -> dict:
+    """One waiting shuffle of the page's sealed ``game`` (the page calls again while ``work``)."""
+    kept, game = _held(request)
+    game.work()
+    return _answer(kept, game, [], table=False)
+
+
+def move(request: dict) -> dict:
+    """The page's own ``action`` in its sealed ``game``."""
+    kept, game = _held(request)
+    try:
+        game.act(request.get("action"))
+    except IllegalActionError as error:
+        raise FriendError(f"That move cannot be made: {error}.") from None
+    except SealError as error:
+        raise FriendError(str(error)) from None
+    return _answer(kept, game, [])
+
+
+def hello(request: dict) -> dict:
+    """The message that opens a connection: how many messages this side has taken."""
+    kept, game = _held(request)
+    return {"send": [canonical_json({"t": HELLO, "id": kept["id"], "got": kept["got"]})]}
+
+
+def receive(request: dict) -> dict:
+    """A ``message`` from the other page for the sealed ``game``: taken in its place (one
+    already taken is ignored; one that comes early asks for those before it again)."""
+    kept, game = _held(request)
+    try:
+        message = json.loads(request.get("message"))
+    except (TypeError, ValueError):
+        message = None
+    if not isinstance(message, dict) or message.get("id") != kept["id"] or message.get("t") not in (SEAL, HELLO):
+        raise FriendError("This message is not one of this sealed game's.")
+    if message["t"] == HELLO:
+        got = message.get("got")
+        if type(got) is not int or not 0 <= got <= len(kept["sent"]):
+            raise FriendError("The other page's greeting does not fit this game.")
+        send = [canonical_json({"t": SEAL, "id": kept["id"], "q": q, "m": kept["sent"][q]})
+                for q in range(got, len(kept["sent"]))]
+        return _answer(kept, game, send, table=False)
+    place, inner = message.get("q"), message.get("m")
+    if type(place) is not int or place < 0 or not isinstance(inner, dict):
+        raise FriendError("This message is not one of this sealed game's.")
+    if place < kept["got"]:
+        return _answer(kept, game, [], table=False)
+    if place > kept["got"]:  # messages were lost on the way: ask for them again
+        return dict(_answer(kept, game, [], table=False),
+                    send=[canonical_json({"t": HELLO, "id": kept["id"], "got": kept["got"]})])
+    try:
+        if inner.get("s") == "begin":
+            commit = inner.get("seal")
+            if place != 0 or not isinstance(commit, str) or len(commit) != 64:
+                raise SealError("The other page's first message is not its commitment.")
+            game.seal_commitments[game.other] = commit
+        else:
+            game.receive(inner)
+    except SealError as error:
+        raise FriendError(str(error)) from None
+    kept["got"] += 1
+    return _answer(kept, game, [])

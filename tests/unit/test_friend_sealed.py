@@ -1,0 +1,167 @@
+"""Sealed friend games through the page's calls: texts only, a dropped connection, a reload, what each table shows."""
+
+import json
+
+import pytest
+
+from engine import fairdeal, friend, friend_sealed, share
+from engine.fairdeal import Sfc32
+from engine.game import from_json
+from engine.seeds import derive_seed
+
+A, B = "a" * 32, "b" * 32
+
+
+def _texts():
+    invite = friend.make_invite("Ann", 61, False, A)
+    return invite, friend.make_reply(friend.read_invite(invite), "Bob", B)
+
+
+def _begin(seed):
+    invite, reply = _texts()
+    ann = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": A,
+                               "seal_secret": derive_seed(seed, "s0")})
+    bob = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 1, "inviter_secret": A,
+                               "seal_secret": derive_seed(seed, "s1")})
+    return [ann, bob]
+
+
+def play(seed, drop=None, reload_at=None, duplicate=False):
+    """Both pages by their calls, the messages carried as text. ``drop``: (first, last) steps
+    during which messages are lost, then each side greets the other (a new connection);
+    ``reload_at``: a step at which the worker forgets every game (a page opened again);
+    ``duplicate``: every message delivered twice. Returns the last answers and every
+    (side, hand, table reply) seen."""
+    pages = _begin(seed)
+    rng = Sfc32(derive_seed(seed, "moves"))
+    queues, tables = [[], []], []
+    down = False
+    for step in range(6000):
+        if reload_at == step:
+            friend_sealed._HELD.clear()
+        if drop is not None and step == drop[0]:
+            down = True
+        if down and step > drop[1]:
+            down = False  # connected again: each side greets the other
+            for i in (0, 1):
+                queues[1 - i].extend(friend_sealed.hello({"game": pages[i]["game"]})["send"])
+        lost = down
+        for i in (0, 1):
+            for text in pages[i]["send"]:
+                if not lost:
+                    queues[1 - i].extend([text, text] if duplicate else [text])
+            pages[i]["send"] = []
+            if pages[i]["table"] is not None:
+                tables.append((i, pages[i]["table"]))
+                pages[i]["table"] = None
+        if all(p["final"] is not None for p in pages):
+            return pages, tables
+        acted = False
+        for i in (0, 1):
+            if queues[i]:
+                pages[i] = friend_sealed.receive({"game": pages[i]["game"], "message": queues[i].pop(0)})
+                acted = True
+                break
+        if acted:
+            continue
+        for i in (0, 1):
+            if pages[i]["work"]:
+                pages[i] = friend_sealed.work({"game": pages[i]["game"]})
+                acted = True
+                break
+        if acted:
+            continue
+        for i in (0, 1):
+            table = next((t for s, t in reversed(tables) if s == i), None)
+            if table is not None and table["awaiting"] in ("discard", "play"):
+                legal = table["view"]["legal_actions"]
+                if legal:
+                    move = legal[rng.below(len(legal))]
+                    tables.append((i, dict(table, awaiting="sent")))
+                    pages[i] = friend_sealed.move({"game": pages[i]["game"], "action": move})
+                    acted = True
+                    break
+        if not acted and down:
+            drop = (drop[0], step)  # nothing moves while the connection is down: it comes back
+            continue
+        if not acted:
+            raise AssertionError(f"the game stopped at step {step}")
+    raise AssertionError("the game did not end")
+
+
+def test_a_sealed_friend_game_through_the_pages_calls_ends_the_same_and_replays():
+    pages, tables = play("calls")
+    ann, bob = (json.loads(p["final"]) for p in pages)
+    assert ann == bob
+    final = share.decode(share.encode(from_json(pages[0]["final"])))
+    assert max(final.scores) == 61
+    for hand in final.history:
+        assert fairdeal.verify(hand["seed"], hand["commitment"])
+
+
+def _real_deals(final_json):
+    final = from_json(final_json)
+    deals = {k + 1: fairdeal.deal(h["seed"], 2, h["dealer"]) for k, h in enumerate(final.history)}
+    deals[final.hand_number] = fairdeal.deal(final.seed, 2, final.dealer)
+    return deals
+
+
+def test_no_table_names_a_card_of_the_other_hand_before_it_is_laid_or_shown():
+    pages, tables = play("leak")
+    deals = _real_deals(pages[0]["final"])
+    looked = 0
+    for seat, table in tables:
+        view = table["view"]
+        number = view["hand_number"]
+        if view["phase"] not in ("discard", "play"):
+            continue
+        before = deals.get(number - 1)  # the last hand's cards are all shown by now
+        shown = set() if before is None else set(before.hands[0]) | set(before.hands[1]) | {before.starter}
+        hidden = set(deals[number].hands[1 - seat]) - {c for _, c in view["laid"]} - shown
+        assert not hidden & {int(c) for c in table["cards"]}, (seat, number)
+        assert set(view["hand"]) <= set(deals[number].hands[seat])
+        looked += 1
+    assert looked > 20
+
+
+def test_messages_lost_while_the_connection_was_down_are_sent_again():
+    whole, _ = play("drop")
+    dropped, _ = play("drop", drop=(40, 70))
+    assert dropped[0]["final"] == whole[0]["final"] == dropped[1]["final"]
+
+
+def test_a_reload_takes_the_game_up_again_and_a_message_taken_twice_is_ignored():
+    whole, _ = play("again")
+    again, _ = play("again", reload_at=90, duplicate=True)
+    assert again[0]["final"] == whole[0]["final"]
+
+
+@pytest.mark.parametrize("message, match", [
+    ("not json", "not one of this sealed game"),
+    ('{"t": "seal", "id": "0000000000000000", "q": 0, "m": {}}', "not one of this sealed game"),
+    (None, "not one of this sealed game"),
+])
+def test_a_message_that_is_not_the_games_gets_a_sentence(message, match):
+    ann, _ = _begin("bad")
+    with pytest.raises(friend.FriendError, match=match):
+        friend_sealed.receive({"game": ann["game"], "message": message})
+
+
+def test_a_kept_game_that_is_not_one_gets_a_sentence():
+    for text in (None, "{}", "[1]", '{"format": "cribbage-sealed-friend-1"}'):
+        friend_sealed._HELD.clear()
+        with pytest.raises(friend.FriendError):
+            friend_sealed.work({"game": text})
+
+
+def test_a_first_message_that_is_not_a_commitment_is_refused():
+    ann, bob = _begin("first")
+    forged = json.dumps({"t": "seal", "id": json.loads(bob["send"][0])["id"], "q": 0, "m": {"s": "begin", "seal": 5}})
+    with pytest.raises(friend.FriendError, match="commitment"):
+        friend_sealed.receive({"game": ann["game"], "message": forged})
+
+
+def test_a_wrong_inviter_secret_is_refused():
+    invite, reply = _texts()
+    with pytest.raises(friend.FriendError, match="does not match the commitment"):
+        friend_sealed.begin({"invite": invite, "reply": reply, "seat": 1, "inviter_secret": "c" * 32})
