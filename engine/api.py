@@ -215,6 +215,22 @@ def _friend_call(name: str):
 for _name in FRIEND_CALLS:
     ENDPOINTS["friend_" + _name] = _friend_call(_name)
 
+SEALED_CALLS = ("begin", "join", "work", "move", "hello", "receive", "resume")
+"""engine.friend_sealed's functions (a sealed friend game), each the endpoint ``sealed_<name>``."""
+
+
+def _sealed_call(name: str):
+    def run(request: dict) -> dict:
+        from engine import friend_sealed
+
+        return getattr(friend_sealed, name)(request)
+
+    return run
+
+
+for _name in SEALED_CALLS:
+    ENDPOINTS["sealed_" + _name] = _sealed_call(_name)
+
 
 @endpoint
 def qr_code(request: dict) -> dict:

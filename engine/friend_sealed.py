@@ -40,29 +40,31 @@ from engine.sealed_game import SealedGame, from_dict, public_seed
 FORMAT = "cribbage-sealed-friend-1"
 KEEP = 4  # games the worker holds between calls
 SEAL, HELLO = "seal", "seal-hello"
-_HELD: list = []  # [text, kept dict, SealedGame], the last KEEP games answered
+_HELD: list = []  # [game id and seat, kept dict, SealedGame], the last KEEP games answered
 
 FriendError = friend.FriendError
 
 
-def _hold(text: str, kept: dict, game: SealedGame) -> None:
+def _key(kept: dict) -> str:
+    return kept["id"] + ":" + str(kept["game"]["me"])
+
+
+def _hold(kept: dict, game: SealedGame) -> None:
     for entry in _HELD:
-        if entry[0] == text:
+        if entry[0] == _key(kept):
             _HELD.remove(entry)
             break
-    _HELD.append([text, kept, game])
+    _HELD.append([_key(kept), kept, game])
     while len(_HELD) > KEEP:
         _HELD.pop(0)
 
 
 def _held(request: dict) -> tuple:
-    """The request's game: the worker's own object for the text, else taken up from it."""
+    """The request's game: the worker's own object for it (the text of any earlier answer names
+    the same game: calls are taken in order), else taken up from the text (after a reload)."""
     text = request.get("game")
     if not isinstance(text, str):
         raise FriendError("The request has no sealed game.")
-    for entry in _HELD:
-        if entry[0] == text:
-            return entry[1], entry[2]
     try:
         kept = json.loads(text)
     except ValueError:
@@ -70,8 +72,12 @@ def _held(request: dict) -> tuple:
     if not isinstance(kept, dict) or kept.get("format") != FORMAT:
         raise FriendError("This is not a sealed friend game kept on this device.")
     if not (isinstance(kept.get("id"), str) and isinstance(kept.get("sent"), list)
-            and type(kept.get("got")) is int and isinstance(kept.get("game"), dict)):
+            and type(kept.get("got")) is int and isinstance(kept.get("game"), dict)
+            and type(kept.get("calls")) is int and kept["game"].get("me") in (0, 1)):
         raise FriendError("This sealed friend game is damaged.")
+    for entry in _HELD:
+        if entry[0] == _key(kept) and entry[1]["calls"] >= kept["calls"]:
+            return entry[1], entry[2]
     try:
         game = from_dict(kept["game"])
     except (SealError, ValueError) as error:
@@ -91,10 +97,14 @@ def _answer(kept: dict, game: SealedGame, send: list, table: bool = True) -> dic
         send.append(_wrap(kept, message))
     events = game.take_events()
     kept["game"] = game.to_dict()
+    kept["calls"] += 1
     text = canonical_json(kept)
-    _hold(text, kept, game)
-    return {"game": text, "send": send, "table": table_reply(game, events) if table else None,
-            "work": bool(game.deferred), "final": game.final.to_json() if game.final is not None else None}
+    _hold(kept, game)
+    reply = table_reply(game, events) if table else None
+    if reply is not None:
+        reply["game"] = text
+    return {"game": text, "send": send, "table": reply, "work": bool(game.deferred),
+            "final": game.final.to_json() if game.final is not None else None}
 
 
 def table_reply(game: SealedGame, events: list) -> "dict | None":
@@ -110,7 +120,6 @@ def table_reply(game: SealedGame, events: list) -> "dict | None":
     waiting = game.pending or (not state.is_over and state.to_act != seat) or (state.is_over and game.final is None)
     if waiting:
         answer["awaiting"] = "friend"
-    answer["game"] = None  # the page keeps the sealed game's own text
     answer["sealed"] = True
     answer["friend"] = {"seat": seat, "turn": friend.describe(state, seat)}
     return answer
@@ -118,8 +127,9 @@ def table_reply(game: SealedGame, events: list) -> "dict | None":
 
 def begin(request: dict) -> dict:
     """A side's sealed game, once both game secrets are known: ``invite``, ``reply``, ``seat``,
-    the inviter's secret (``secret`` for seat 0, ``inviter_secret`` from its hello for seat 1)
-    and this side's ``seal_secret`` (drawn if missing)."""
+    the inviter's secret (``secret`` for seat 0, ``inviter_secret`` for seat 1: see ``join``)
+    and this side's ``seal_secret`` (drawn if missing). The inviter's first message carries its
+    secret (the friend's is in the reply)."""
     found = friend.read_invite(request.get("invite"))
     answer = friend.read_reply(request.get("reply"), found)
     seat = request.get("seat")
@@ -139,9 +149,43 @@ def begin(request: dict) -> dict:
     commits[seat] = fairdeal.commitment(own)
     game = SealedGame(seat, [found["name"], answer["name"]], found["target"], found["muggins"],
                       public_seed(inviter, answer["secret"]), own, commits)
-    kept = {"format": FORMAT, "id": found["id"], "sent": [], "got": 0, "game": None}
-    send = [_wrap(kept, {"s": "begin", "seal": commits[seat]})]
+    kept = {"format": FORMAT, "id": found["id"], "sent": [], "got": 0, "game": None, "calls": 0}
+    first = {"s": "begin", "seal": commits[seat]}
+    if seat == 0:
+        first["secret"] = inviter
+    send = [_wrap(kept, first)]
     return _answer(kept, game, send)
+
+
+def is_first_message(text: object) -> bool:
+    """True for the inviter's first message of a sealed game (the friend then ``join``s)."""
+    try:
+        message = json.loads(text)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(message, dict) and message.get("t") == SEAL and message.get("q") == 0
+
+
+def join(request: dict) -> dict:
+    """The friend's sealed game, from the inviter's first ``message`` (``invite``, ``reply``,
+    ``secret``: the friend's own, as in the reply; ``seal_secret`` optional)."""
+    try:
+        message = json.loads(request.get("message"))
+        inviter = message["m"]["secret"]
+    except (TypeError, ValueError, KeyError):
+        raise FriendError("The first message of a sealed game lacks the inviter's secret.") from None
+    answer = begin(dict(request, seat=1, inviter_secret=inviter))
+    taken = receive({"game": answer["game"], "message": request.get("message")})
+    taken["send"] = answer["send"] + taken["send"]
+    return taken
+
+
+def resume(request: dict) -> dict:
+    """A sealed ``game`` kept on the device: the table as it is (the game taken up again if the
+    worker does not hold it)."""
+    kept, game = _held(request)
+    game.take_events()
+    return _answer(kept, game, [])
 
 
 def work(request: dict) -> dict:

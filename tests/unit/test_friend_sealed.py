@@ -21,8 +21,10 @@ def _begin(seed):
     invite, reply = _texts()
     ann = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": A,
                                "seal_secret": derive_seed(seed, "s0")})
-    bob = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 1, "inviter_secret": A,
-                               "seal_secret": derive_seed(seed, "s1")})
+    first = ann["send"].pop(0)
+    assert friend_sealed.is_first_message(first) and not friend_sealed.is_first_message('{"t": "chat"}')
+    bob = friend_sealed.join({"invite": invite, "reply": reply, "secret": B, "message": first,
+                              "seal_secret": derive_seed(seed, "s1")})
     return [ann, bob]
 
 
@@ -148,7 +150,8 @@ def test_a_message_that_is_not_the_games_gets_a_sentence(message, match):
 
 
 def test_a_kept_game_that_is_not_one_gets_a_sentence():
-    for text in (None, "{}", "[1]", '{"format": "cribbage-sealed-friend-1"}'):
+    for text in (None, "{}", "[1]", '{"format": "cribbage-sealed-friend-1"}',
+                 '{"format": "cribbage-sealed-friend-1", "id": "x", "sent": [], "got": 0, "calls": 0, "game": {}}'):
         friend_sealed._HELD.clear()
         with pytest.raises(friend.FriendError):
             friend_sealed.work({"game": text})
@@ -165,3 +168,20 @@ def test_a_wrong_inviter_secret_is_refused():
     invite, reply = _texts()
     with pytest.raises(friend.FriendError, match="does not match the commitment"):
         friend_sealed.begin({"invite": invite, "reply": reply, "seat": 1, "inviter_secret": "c" * 32})
+    forged = json.dumps({"t": "seal", "id": friend.read_invite(invite)["id"], "q": 0,
+                         "m": {"s": "begin", "seal": "0" * 64, "secret": "c" * 32}})
+    with pytest.raises(friend.FriendError, match="does not match the commitment"):
+        friend_sealed.join({"invite": invite, "reply": reply, "secret": B, "message": forged})
+    with pytest.raises(friend.FriendError, match="lacks the inviter's secret"):
+        friend_sealed.join({"invite": invite, "reply": reply, "secret": B, "message": "{}"})
+
+
+def test_a_game_is_taken_up_from_its_text_and_a_stale_text_names_the_game_as_it_is():
+    ann, _ = _begin("resume")
+    after = friend_sealed.work({"game": ann["game"]})
+    again = friend_sealed.resume({"game": ann["game"]})  # an older text: the worker's game as it is
+    was, now = json.loads(after["game"]), json.loads(again["game"])
+    assert now["game"] == was["game"] and now["calls"] == was["calls"] + 1
+    friend_sealed._HELD.clear()
+    taken = friend_sealed.resume({"game": after["game"]})
+    assert json.loads(taken["game"])["game"] == json.loads(after["game"])["game"]
