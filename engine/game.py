@@ -146,13 +146,13 @@ from engine import fairdeal
 from engine.cards import JACK, RANK_OF, VALUE_OF, card_name, is_card
 from engine.compat import Memo, combinations
 from engine.messages import quoted
-from engine.scoring import GO, HIS_HEELS, LAST_CARD, MAX_COUNT, score_play, score_show
+from engine.scoring import GO, HIS_HEELS, LAST_CARD, MAX_COUNT, SOURCES, score_play, score_show
 from engine.seeds import cut_seed, hand_seed
+from engine.views import seat_view
 
 TARGETS = (121, 61)
 PLAYER_COUNTS = (2, 3, 4)
 ACTION_TYPES = ("discard", "play", "claim", "count")
-SOURCES = ("pegging", "hand", "crib", "heels", "muggins")
 SKUNK_KINDS = ("none", "skunk", "double_skunk")
 SKUNK_LINES = {121: (91, 61), 61: (31, None)}  # below the first: skunk; below the second: double
 DISCARDS_EACH = {2: 2, 3: 1, 4: 1}
@@ -728,69 +728,10 @@ class GameState:
         if not _is_int(seat) or not 0 <= seat < self.players:  # type: ignore[operator]
             raise ValueError(f"no seat {quoted(seat)} in a {self.players}-player game")
 
-    def _show_record(self, step: int) -> dict:
-        seat, what = self._show_order()[step]
-        result = score_show(self._show_cards(seat, what), self.starter, crib=(what == "crib"))
-        event = self._show_event(step, result, self.claims[step] if self.muggins else None)
-        del event["type"]
-        return event
-
     def view(self, seat: int) -> dict:
-        """Everything the seat may know now, and nothing it may not (JSON-ready)."""
+        """Everything the seat may know now, and nothing it may not (JSON-ready; engine.views)."""
         self._check_seat(seat)
-        n = self.players
-        over = self.phase == "over"
-        order = self._show_order()
-        shown = [self._show_record(i) for i in range(min(self.show_step, len(order)))]
-        counting = None
-        if self.phase == "count":
-            c_seat, what = order[self.show_step]
-            counting = {"seat": c_seat, "show": what, "cards": self._show_cards(c_seat, what),
-                        "starter": self.starter}
-        claiming = None
-        if self.phase == "claim":
-            claiming = {"seat": self.to_act, "card": self.laid[-1][1]}
-        crib_seen = (any(r["show"] == "crib" for r in shown)
-                     or (counting is not None and counting["show"] == "crib"))
-        current = [list(p) for p in self.laid[self.count_start:]]
-        last_hand = None
-        if self.history:
-            h = self.history[-1]
-            last_hand = {"hand_number": h["hand"], "dealer": h["dealer"], "seed": h["seed"],
-                         "commitment": fairdeal.commitment(h["seed"]) if h["seed"] else "",
-                         "points": [sum(p) for p in h["points"]]}
-        revealed = None
-        if over:
-            revealed = {"hands": [sorted(int(c) for c in h) for h in self._deal.hands],
-                        "crib_dealt": sorted(int(c) for c in self._deal.crib),
-                        "starter": int(self._deal.starter),
-                        "held": [list(h) for h in self.held],
-                        "discards": [None if d is None else list(d) for d in self.discards],
-                        "crib": list(self.crib)}
-        return {
-            "seat": seat, "players": n, "target": self.target, "muggins": self.muggins,
-            "peg_claims": self.peg_claims,
-            "hand_number": self.hand_number, "phase": self.phase, "to_act": self.to_act,
-            "dealer": self.dealer, "pone": self.pone, "scores": self.scores, "backs": list(self.backs),
-            "tally": [dict(zip(SOURCES, t)) for t in self.tally],
-            "hand_points": [dict(zip(SOURCES, p)) for p in self.points],
-            "hand": list(self.held[seat]),
-            "discards": None if self.discards[seat] is None else list(self.discards[seat]),
-            "played": [c for s, c in self.laid if s == seat],
-            "hand_sizes": [len(h) for h in self.held],
-            "discarded": [d is not None for d in self.discards],
-            "crib_owner": self.dealer, "crib_size": len(self.crib),
-            "crib": list(self.crib) if crib_seen else None,
-            "starter": self.starter,
-            "laid": [list(p) for p in self.laid], "count": self.count(), "current": current,
-            "go": list(self.gone),
-            "shown": shown, "counting": counting, "claiming": claiming,
-            "legal_actions": self.legal_actions() if seat == self.to_act else [],
-            "commitment": self.commitment, "seed": self.seed if over else None,
-            "last_hand": last_hand,
-            "is_over": over, "winner": self.winner, "winners": self.winners, "skunk": self.skunk,
-            "revealed": revealed,
-        }
+        return seat_view(self, seat)
 
     # ----------------------------------------------------------------------------------------
     # Saving (engine/record.py: a game is saved as a record of its rules, seating and actions)

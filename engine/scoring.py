@@ -35,6 +35,8 @@ HAND_FLUSH = 4
 FIVE_CARD_FLUSH = 5
 MAX_COUNT = 31
 
+SOURCES = ("pegging", "hand", "crib", "heels", "muggins")  # where a game's points come from (a score event's "source")
+
 SHOW_KINDS = ("fifteen", "pair", "run", "flush", "nobs")
 PLAY_KINDS = ("fifteen", "thirty_one", "pair", "pair_royal", "double_pair_royal", "run")
 IMPOSSIBLE_SHOW_TOTALS = frozenset({19, 25, 26, 27})
