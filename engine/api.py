@@ -248,16 +248,10 @@ SHOW_CARDS = 5  # four in the hand or crib, then the starter
 
 
 def _card_display(card: int) -> dict:
-    """One card for the page: its int, short name, glyph name, spoken name and suit letter."""
+    """One card for the page: its int and its display data (``cards.card_info``)."""
     from engine import cards
 
-    return {
-        "card": card,
-        "name": cards.card_name(card),
-        "pretty": cards.card_pretty(card),
-        "spoken": cards.card_spoken(card),
-        "suit": cards.SUITS[cards.SUIT_OF[card]],
-    }
+    return dict(cards.card_info(card), card=card)
 
 
 def _card_tokens(value: object, what: str) -> list:
@@ -279,19 +273,12 @@ def _flag(request: dict, key: str, default: bool = False) -> bool:
     raise ValueError(f"{key} must be true or false, not {quoted(value)}")
 
 
-def _by_rank(dealt: tuple) -> list[int]:
-    """Cards in the order players sort a hand: by rank, then suit."""
-    from engine import cards
-
-    return sorted(dealt, key=lambda c: (cards.RANK_OF[c], cards.SUIT_OF[c]))
-
-
 @endpoint
 def score_hand(request: dict) -> dict:
     """Count a hand or crib: ``{hand, starter, crib}``, or ``{cards, crib}`` with the starter last.
 
     The reply is ``score_show(...).to_dict()`` plus display data: ``hand_cards`` and
-    ``starter_card`` (name, pretty, spoken, suit) and ``pretty`` names on every item.
+    ``starter_card`` (``_card_display``) and ``pretty`` names on every item.
     """
     from engine import cards, scoring
 
@@ -333,8 +320,8 @@ def discard_options(request: dict) -> dict:
     for rank, option in enumerate(analysis.discard_options(dealt, is_dealer=dealer), start=1):
         reply = option.to_dict()
         reply["rank"] = rank
-        reply["keep_cards"] = [_card_display(c) for c in _by_rank(option.keep)]
-        reply["throw_cards"] = [_card_display(c) for c in _by_rank(option.throw)]
+        reply["keep_cards"] = [_card_display(c) for c in sorted(option.keep, key=cards.display_order)]
+        reply["throw_cards"] = [_card_display(c) for c in sorted(option.throw, key=cards.display_order)]
         options.append(reply)
     return {"cards": [_card_display(c) for c in dealt], "dealer": dealer, "options": options}
 

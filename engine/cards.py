@@ -157,3 +157,23 @@ def cards_name(cards: "list[int]") -> str:
     '5C 5D'
     """
     return " ".join(card_name(c) for c in cards)
+
+
+def card_info(card: int) -> dict:
+    """Display data for one card: names, rank, suit letter and glyph, counting value.
+
+    >>> card_info(30)["spoken"], card_info(30)["pretty"], card_info(30)["suit"]
+    ('five of hearts', '5♥', 'H')
+    """
+    return {"name": CARD_NAMES[card], "pretty": CARD_PRETTY[card], "spoken": CARD_SPOKEN[card],
+            "rank": RANKS[RANK_OF[card]], "suit": SUITS[card // 13], "glyph": SUIT_GLYPHS[card // 13],
+            "value": VALUE_OF[card]}
+
+
+def display_order(card: int) -> tuple[int, int]:
+    """Sort key for showing cards as players hold them: by rank (ace low), then suit.
+
+    >>> cards_name(sorted(parse_cards("KC 5S 5D AH"), key=display_order))
+    'AH 5D 5S KC'
+    """
+    return (RANK_OF[card], card // 13)

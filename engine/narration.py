@@ -3,14 +3,14 @@
 engine/host.py answers the game page; this module gives its replies their words. ``narrate``
 adds to each event what to announce, the way players speak: "fifteen for two", "a pair royal
 for six", "one for the go", "one for last". ``Seating`` names the seats (you, the computer, the
-left computer, a person's own name); ``card_info`` is a card's display data; ``result`` is the
+left computer, a person's own name); ``card_info`` (engine.cards) is a card's display data; ``result`` is the
 end of the game for a banner.
 
 >>> Seating(2).says(1, "lay"), play_words([{"reason": "pair_royal", "points": 6, "cards": [1, 2, 3]}])
 ('The computer lays', 'a pair royal for six')
 """
 
-from engine.cards import CARD_NAMES, CARD_PRETTY, CARD_SPOKEN, RANK_OF, RANKS, SUIT_GLYPHS, SUITS, VALUE_OF
+from engine.cards import CARD_SPOKEN, RANK_OF, card_info, display_order  # noqa: F401 (card_info: host and friend_sealed import it from here)
 from engine.game import PERSON, SKUNK_LINES, GameState
 from engine.scoring import number_name
 
@@ -112,22 +112,6 @@ class Seating:
 
 
 DEFAULT_SEATING = Seating(2)
-
-
-def card_info(card: int) -> dict:
-    """Display data for one card: names, rank, suit letter and glyph, counting value.
-
-    >>> card_info(30)["spoken"], card_info(30)["pretty"], card_info(30)["suit"]
-    ('five of hearts', '5♥', 'H')
-    """
-    return {"name": CARD_NAMES[card], "pretty": CARD_PRETTY[card], "spoken": CARD_SPOKEN[card],
-            "rank": RANKS[RANK_OF[card]], "suit": SUITS[card // 13], "glyph": SUIT_GLYPHS[card // 13],
-            "value": VALUE_OF[card]}
-
-
-def display_order(card: int) -> tuple[int, int]:
-    """Sort key for showing cards as players hold them: by rank (ace low), then suit."""
-    return (RANK_OF[card], card // 13)
 
 
 def _add_cards(found: set[int], cards) -> None:

@@ -58,7 +58,8 @@ def test_score_hand_display_data():
     got = result("score_hand", {"hand": "5H,5S,5D,JC", "starter": "5C"})
     assert got["total"] == 29
     assert got["hand_cards"][0] == {"card": parse_card("5H"), "name": "5H", "pretty": "5♥",
-                                    "spoken": "five of hearts", "suit": "H"}
+                                    "spoken": "five of hearts", "rank": "5", "suit": "H", "glyph": "♥",
+                                    "value": 5}
     assert got["starter_card"]["spoken"] == "five of clubs"
     assert got["spoken"].endswith("and nobs is twenty-nine")
 
