@@ -32,7 +32,9 @@ def _code(shards, shard):
 
 def _start_micropython(shard, shards=MICROPYTHON_SHARDS):
     runner = HERE / "micropython.mjs"
-    return subprocess.Popen(["node", str(runner), str(ROOT), "import work\n" + _code(shards, shard)],
+    # One top-level call per part: the build's collector frees memory only between such calls.
+    parts = [f"work.run({part!r}, {shard}, {shards})" for part in PARTS]
+    return subprocess.Popen(["node", str(runner), str(ROOT), "import work", *parts],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
 
 
