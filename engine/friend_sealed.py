@@ -91,8 +91,10 @@ def _wrap(kept: dict, message: dict) -> str:
     return text
 
 
-def _answer(kept: dict, game: SealedGame, send: list, table: bool = True) -> dict:
-    """The answer after a call: the messages the call left, the table, the game's new text."""
+def _answer(kept: dict, game: SealedGame, send: list, table: bool = True, waited: object = "") -> dict:
+    """The answer after a call: the messages the call left, the table, the game's new text. Given
+    ``waited`` (``_is_waiting`` before the call), the table only if the call moved the game on:
+    a message that only seals a later hand leaves the table as it is on the page."""
     for message in game.take_messages():
         send.append(_wrap(kept, message))
     events = game.take_events()
@@ -100,11 +102,21 @@ def _answer(kept: dict, game: SealedGame, send: list, table: bool = True) -> dic
     kept["calls"] += 1
     text = canonical_json(kept)
     _hold(kept, game)
+    if waited != "":
+        table = table and (bool(events) or waited != _is_waiting(game))
     reply = table_reply(game, events) if table else None
     if reply is not None:
         reply["game"] = text
     return {"game": text, "send": send, "table": reply, "work": bool(game.deferred),
             "final": game.final.to_json() if game.final is not None else None}
+
+
+def _is_waiting(game: SealedGame) -> "bool | None":
+    """True while the game waits for the other side, None before the first deal is ready."""
+    state = game.state
+    if state is None:
+        return None
+    return bool(game.pending or (not state.is_over and state.to_act != game.me) or (state.is_over and game.final is None))
 
 
 def table_reply(game: SealedGame, events: list) -> "dict | None":
@@ -117,8 +129,7 @@ def table_reply(game: SealedGame, events: list) -> "dict | None":
     answer["view"] = host.page_view(state, seat, game.view())
     shown = view_cards(answer["view"]) | event_cards(answer["events"])
     answer["cards"] = {str(c): card_info(c) for c in sorted(shown)}  # no stand-in's name
-    waiting = game.pending or (not state.is_over and state.to_act != seat) or (state.is_over and game.final is None)
-    if waiting:
+    if _is_waiting(game):
         answer["awaiting"] = "friend"
     answer["sealed"] = True
     answer["friend"] = {"seat": seat, "turn": friend.describe(state, seat)}
@@ -230,6 +241,7 @@ def receive(request: dict) -> dict:
         send = [canonical_json({"t": SEAL, "id": kept["id"], "q": q, "m": kept["sent"][q]})
                 for q in range(got, len(kept["sent"]))]
         return _answer(kept, game, send, table=False)
+    waiting = _is_waiting(game)
     place, inner = message.get("q"), message.get("m")
     if type(place) is not int or place < 0 or not isinstance(inner, dict):
         raise FriendError("This message is not one of this sealed game's.")
@@ -249,4 +261,4 @@ def receive(request: dict) -> dict:
     except SealError as error:
         raise FriendError(str(error)) from None
     kept["got"] += 1
-    return _answer(kept, game, [])
+    return _answer(kept, game, [], waited=waiting)

@@ -12,6 +12,7 @@ import asyncio
 from pyscript import document
 
 import bridge
+import friend_seal
 import friend_store
 from friend_seat import (CONNECT_MARK, LIVE_STATE, PLAY_MARK, adopt, is_live, other_name, page_address,
                          parts, refuse, say_connection, send, settle, show_setup_note)
@@ -68,16 +69,42 @@ async def drain():
                 await asyncio.sleep(0.05)  # a move waits until the player leaves the show or the go
                 continue
             LIVE_STATE["inbox"].pop(0)
-            await flow(lambda: receive(text))
+            if friend_seal.is_sealed_message(text):
+                await take_sealed(text)
+            else:
+                await flow(lambda: receive(text))
     finally:
         LIVE_STATE["draining"] = False
+
+
+async def take_sealed(text):
+    """A sealed game's message, taken without holding the table: most only seal a later hand, and
+    a card the player taps meanwhile is played. One that moves the game on is shown once the
+    table is free."""
+    try:
+        table = await friend_seal.receive(text)
+    except bridge.EngineError as error:
+        if error.kind == "bad_input":
+            refuse(error.message)
+        else:
+            bridge.show_error(error)
+        return
+    if table is None:
+        return
+    while S["busy"]:
+        await asyncio.sleep(0.05)
+
+    async def step():
+        return adopt(table)
+
+    await flow(step)
 
 
 async def receive(text):
     """One message through the engine; refused ones are said, and the game stays as it was."""
     if S["friend"] is None:
         return False
-    request = dict(parts(), message=text, game=S["game"])
+    request = dict(parts(), message=text, game=None if friend_seal.is_sealed() else S["game"])
     try:
         out = await bridge.call("friend_receive", request)
     except bridge.EngineError as error:
@@ -94,7 +121,14 @@ async def receive(text):
 
 
 async def greet():
-    """Say hello on a newly opened connection: the moves this side holds (and the inviter's secret)."""
+    """Say hello on a newly opened connection: the moves this side holds (and the inviter's secret);
+    in a sealed game, how many of the friend's messages it has (none before the game begins)."""
+    if friend_seal.is_sealed():
+        try:
+            send(await friend_seal.hello())
+        except bridge.EngineError as error:
+            refuse(error.message)
+        return
     try:
         out = await bridge.call("friend_hello", dict(parts(), game=S["game"]))
     except bridge.EngineError as error:
@@ -128,6 +162,11 @@ async def on_friend_turn():
     say_connection()
     if is_live():
         shown("friend-send", False)
+        return
+    if friend_seal.is_sealed():
+        shown("friend-send", False)
+        if S["waiting"] == "friend":
+            q("friend-connection").textContent = friend_seal.LIVE_ONLY
         return
     try:
         code = await bridge.call("friend_code_of", {"game": S["game"]})

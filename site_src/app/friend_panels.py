@@ -9,10 +9,13 @@ shows who invites and the rules; accepting answers the connection and gives the 
 or a ``#reply=`` link). Pasted back (or opened), it starts the game on the inviter's page.
 """
 
+import asyncio
+
 import js
 from pyscript import document
 
 import bridge
+import friend_seal
 import friend_store
 from table import store
 from friend_live import connect, new_link
@@ -26,6 +29,8 @@ from table.state import S, cap, make, model_from_view, q, shown
 
 WAITING_REPLY = "Waiting for your friend's reply. Keep this page open to play live."
 WAITING_START = "Waiting for {} to paste your reply\u2026"
+SEALING = "Connected live: sealing the first deal\u2026"
+OPEN_WAIT = 10  # seconds the inviter waits for the live connection before the game goes by link
 
 
 def on_friend_button(event):
@@ -170,13 +175,31 @@ async def take_reply(text, entry=None):
     entry["names"] = [entry["names"][0], found["name"]]
     friend_store.put(entry)
     S["friend"] = dict(entry)
-    reply = await bridge.call("friend_begin", parts())
-    seat_table(entry, reply)
     link = LIVE_STATE["link"]
     if found["signal"] and link is not None and link.role == "offer" and not link.accepted:
-        bridge.launch(connect(link, found["signal"]))  # the hello goes once the channel opens
+        S["friend"]["seal"] = True  # no greeting of an ordinary game while the connection opens
+        q("friend-sent-status").textContent = "Connecting live to " + found["name"] + "\u2026"
+        await connect(link, found["signal"])
+        if await is_opened(link):
+            q("friend-sent-status").textContent = SEALING
+            await friend_seal.begin()  # the table comes with the first deal, both shuffles done
+            return True
+        S["friend"]["seal"] = False  # by link: the deal from both secrets, as before
+    reply = await bridge.call("friend_begin", parts())
+    seat_table(entry, reply)
     await flow(lambda: took(reply))
     return True
+
+
+async def is_opened(link):
+    """Wait a while for the connection to open; True if it did."""
+    for _ in range(OPEN_WAIT * 10):
+        if link.is_open():
+            return True
+        if link.state in ("failed", "closed"):
+            return False
+        await asyncio.sleep(0.1)
+    return link.is_open()
 
 
 async def show_invitation(text):
@@ -288,7 +311,7 @@ def on_games_click(event):
 
 async def open_entry(entry):
     """Put a friend game kept on this device back at the table (or its waiting panel)."""
-    if not entry.get("game"):
+    if not entry.get("game") and not entry.get("sealed"):
         S["friend"] = dict(entry)
         if entry["seat"] == 0:
             S["pending"] = entry
@@ -302,11 +325,19 @@ async def open_entry(entry):
         return
     S["friend"] = dict(entry)
     try:
-        reply = await bridge.call("friend_resume", {"game": entry["game"], "seat": entry["seat"]})
+        if entry.get("sealed"):
+            reply = await friend_seal.resume(entry)
+        else:
+            reply = await bridge.call("friend_resume", {"game": entry["game"], "seat": entry["seat"]})
     except bridge.EngineError as error:
         if error.kind != "bad_input":
             raise
         show_setup_note("This friend game could not be read: " + error.message)
+        return
+    if reply is None:  # a sealed game whose first deal is not sealed yet: it comes over the connection
+        S["friend"]["seal"] = True
+        q("friend-sent-status").textContent = SEALING
+        show_panel("friend-sent" if entry["seat"] == 0 else "friend-replied")
         return
     seat_table(entry, reply)
     S["model"] = model_from_view(reply["view"])

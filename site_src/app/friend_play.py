@@ -20,6 +20,7 @@ from pyscript import window
 from pyscript.ffi import create_proxy
 
 import bridge
+import friend_seal
 import friend_store
 from friend_live import on_chat, on_friend_turn, on_mute, on_phrase, on_reconnect, open_connection
 from friend_panels import (invite_again, list_games, on_accept, on_back, on_friend_button, on_games_click, on_make,
@@ -36,6 +37,8 @@ async def act_call(request):
     """The page's own move: the engine applies it; its message goes to the other page."""
     if S["friend"] is None:
         return await bridge.call("act", request)
+    if friend_seal.is_sealed():
+        return await friend_seal.move(request["action"])
     reply = await bridge.call("friend_move", dict(parts(), game=request["game"], action=request["action"]))
     send(reply.get("send"))
     return reply

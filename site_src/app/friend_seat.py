@@ -74,8 +74,11 @@ def send(messages):
 
 def seat_table(entry, reply):
     """Seat a friend game at the table (the engine's reply for this page's seat)."""
+    before = S["friend"] if S["friend"] is not None and S["friend"]["id"] == entry["id"] else {}
     S["friend"] = {"id": entry["id"], "seat": entry["seat"], "invite": entry["invite"], "reply": entry["reply"],
-                   "secret": entry["secret"], "names": list(reply.get("names") or entry["names"])}
+                   "secret": entry["secret"], "names": list(reply.get("names") or entry["names"]),
+                   "seal": bool(entry.get("seal") or before.get("seal")),  # a sealed game (friend_seal.py)
+                   "sealed": before.get("sealed") or entry.get("sealed")}
     S["players"] = 2
     S["passing"] = False
     S["names"] = list(S["friend"]["names"])

@@ -121,7 +121,8 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     table = {"table", "table.coach", "table.fit", "table.flow", "table.history", "table.log", "table.motion",
              "table.pick", "table.prompt", "table.records", "table.review", "table.score_strip", "table.setup",
              "table.state", "table.stats_panel", "table.store", "table.view"}
-    friend = {"friend_live", "friend_panels", "friend_play", "friend_seat", "friend_store", "peer_link", "peer_sdp"}
+    friend = {"friend_live", "friend_panels", "friend_play", "friend_seal", "friend_seat", "friend_store", "peer_link",
+              "peer_sdp"}
     expected = {"game": {"board", "bridge", "cardview", "expert_engine", "game", "sharing", "storage"} | table | friend,
                 "calculator": {"bridge", "calculator", "cardview"},
                 "verifier": {"bridge", "cardview", "verifier"},

@@ -3,12 +3,15 @@ over a real RTCPeerConnection on 127.0.0.1 (with a reload of each side mid-hand 
 connection, each resumed by a fresh exchange of connection codes), a whole game by links only
 (with a reload mid-hand), and a hostile text refused with the game unharmed."""
 
+import json
 import time
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from engine.friend_sealed import FORMAT as SEALED_FORMAT
 from engine.game import from_json
+from engine.sealed_game import from_dict
 from tests.e2e.conftest import CHROMIUM, PageProblems, engine_ready, ui_ready
 from tests.e2e.test_game_play import awaiting, decision, move
 
@@ -96,10 +99,20 @@ def invite_and_accept(ann, bob, target="61"):
 
 
 def saved_game(page):
-    """The friend game the page keeps (its record, as the engine reads it)."""
+    """The friend game the page keeps (its record, as the engine reads it; a sealed game's as its
+    side has it, the other hand's unseen cards stood in for)."""
     text = page.evaluate("""() => { const v = JSON.parse(localStorage.getItem('cribbage.friends.v1'));
         return Object.values(v.games)[0].game; }""")
-    return from_json(text) if text else None
+    if not text:
+        return None
+    if text not in SEALED_READ:
+        kept = json.loads(text)
+        SEALED_READ.clear()
+        SEALED_READ[text] = from_dict(kept["game"]).state if kept.get("format") == SEALED_FORMAT else from_json(text)
+    return SEALED_READ[text]
+
+
+SEALED_READ = {}  # the last text read, and its game
 
 
 def deliver_link(sender, receiver):
@@ -138,7 +151,9 @@ def play(pages, by_link=False, until=None, seconds=GAME_SECONDS, last=None):
                     moved = True
         if not moved:
             time.sleep(0.05)
-    raise AssertionError(f"the game did not end in {seconds} s: {[awaiting(p) for p in pages]}")
+    said = [(awaiting(p), p.inner_text("#friend-connection"), p.inner_text("#friend-refused"),
+             p.inner_text("#announce")) for p in pages]
+    raise AssertionError(f"the game did not end in {seconds} s: {said}")
 
 
 def mid_hand(page, hands):
@@ -193,13 +208,27 @@ def reload_mid_hand(page, other):
     wait_not_live(other)
 
 
+def hidden_from_each_other(ann, bob):
+    """Mid-hand, a live game is sealed: neither page keeps the other's cards in hand (its kept game
+    has cards stood in for them) nor names one in the table."""
+    for seat, (owner, viewer) in enumerate(((ann, bob), (bob, ann))):
+        kept = json.loads(viewer.evaluate("""() => { const v = JSON.parse(localStorage.getItem('cribbage.friends.v1'));
+            return Object.values(v.games)[0].game; }"""))
+        assert kept.get("format") == SEALED_FORMAT
+        real = set(saved_game(owner).held[seat])
+        assert real and real != set(saved_game(viewer).held[seat])
+        named = viewer.evaluate("() => [...document.querySelectorAll('[data-card]')].map((e) => Number(e.dataset.card))")
+        assert not real & set(named), (seat, real, named)
+        assert "every deck is sealed" in viewer.text_content("#fair-intro")
+
+
 def same_or_prefix(a, b):
     """The two sides' records: the same game, one at most a move ahead of the other."""
     x, y = saved_game(a), saved_game(b)
     hands_x = [h["actions"] for h in x.history] + [x.actions]
     hands_y = [h["actions"] for h in y.history] + [y.actions]
-    flat_x = [act for hand in hands_x for act in hand]
-    flat_y = [act for hand in hands_y for act in hand]
+    flat_x = [act if act["type"] != "discard" else "discard" for hand in hands_x for act in hand]
+    flat_y = [act if act["type"] != "discard" else "discard" for hand in hands_y for act in hand]
     short, long_ = sorted((flat_x, flat_y), key=len)
     assert long_[:len(short)] == short
 
@@ -218,6 +247,7 @@ def test_a_whole_friend_game_live_reloaded_and_dropped_and_resumed(live_browser,
     last = [-1, -1]
     for k, (page, other) in enumerate(((ann, bob), (bob, ann))):
         play([ann, bob], until=mid_hand(page, k + 1), last=last)
+        hidden_from_each_other(ann, bob)
         reload_mid_hand(page, other)
         last[k] = -1
         same_or_prefix(ann, bob)

@@ -1,6 +1,7 @@
 """Sealed friend games through the page's calls: texts only, a dropped connection, a reload, what each table shows."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -185,3 +186,8 @@ def test_a_game_is_taken_up_from_its_text_and_a_stale_text_names_the_game_as_it_
     friend_sealed._HELD.clear()
     taken = friend_sealed.resume({"game": after["game"]})
     assert json.loads(taken["game"])["game"] == json.loads(after["game"])["game"]
+
+
+def test_the_coach_knows_a_sealed_game_by_its_format():
+    coach = (Path(__file__).resolve().parents[2] / "site_src" / "app" / "table" / "coach.py").read_text()
+    assert f'"format":"{friend_sealed.FORMAT}"' in coach

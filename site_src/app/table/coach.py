@@ -56,10 +56,15 @@ def is_on():
     return bool(S["settings"].get("hints"))
 
 
+SEALED_GAME = '"format":"cribbage-sealed-friend-1"'  # a sealed friend game's text (engine/friend_sealed.py)
+
+
 def can_coach():
     """The coach works for one person against the computer (never on a shared device, where it
-    would show one person's cards to the other)."""
-    return S["game"] is not None and not S["passing"] and not S["readonly"]
+    would show one person's cards to the other, nor in a sealed friend game before it ends: this
+    page does not know the other hand)."""
+    game = S["game"]
+    return game is not None and not S["passing"] and not S["readonly"] and SEALED_GAME not in game
 
 
 def can_hint(waiting):

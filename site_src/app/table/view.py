@@ -428,13 +428,17 @@ FRIEND_FAIR = ("Every deal follows from two secrets, one drawn on each device. E
                "your own (its SHA-256) before seeing the other's, so neither can pick, steer or re-deal the "
                "cards. Both pages know the cards to come: this version does not hide them from a player "
                "who reads the page's data. Each hand's seed appears when it ends, to check the deal.")
+SEALED_FAIR = ("Played live, every deck is sealed: both devices shuffle it and lock each card with keys of "
+               "their own, so neither page can read a card of the other hand before the rules show it, and "
+               "neither can steer the deal. When a hand ends both reveal their keys, and each page checks "
+               "the other's work; the finished game's code checks in the verifier like any other.")
 
 
 def render_fair(model):
     """The fair-deal panel: this hand's fingerprint, then its seed and a link to check it."""
     meta = S["meta"]
     if S["friend"] is not None:
-        q("fair-intro").textContent = FRIEND_FAIR
+        q("fair-intro").textContent = SEALED_FAIR if S["friend"].get("seal") else FRIEND_FAIR
     elif records.is_daily_game():
         q("fair-intro").textContent = ("The deal of the day, from the seed \u201c" + str(meta.get("practice_seed"))
                                        + "\u201d: every deal follows from it by a published rule, the same "

@@ -1,0 +1,113 @@
+"""A sealed friend game on the page: the engine's sealed calls, the shuffles run between them, the game's text kept.
+
+Part of the game page's friend games (friend_play.py is their entry point). A friend game that
+starts over the live connection is sealed (engine/friend_sealed.py): each hand's deck is
+shuffled and locked by both pages, so neither holds a card of the other hand before the rules
+show it. The engine answers each call with the game's new text, kept in the friend entry
+(``sealed``) and handed to the next call, and with the messages to send; the shuffles it leaves
+(``work``) run in the engine's worker in the background, while the table shows the deal, and
+their messages go as soon as they are made. A sealed game goes on over the live connection
+only: after a reload or a dropped connection, connecting again sends whatever the other side
+missed.
+"""
+
+import bridge
+import friend_store
+from friend_seat import parts, refuse, send
+from table.state import S
+
+SEAL_MARK = '"t":"seal'  # a sealed game's message (the engine checks what it really is)
+HELLO_MARK = '"t":"hello"'  # an ordinary greeting: from a friend page that has no game yet
+LIVE_ONLY = ("This game's deck is sealed: it goes on over the live connection only. "
+             "Press Connect live and send the code.")
+STATE = {"working": False}
+
+
+def is_sealed():
+    """True when the friend game at the table is (or is about to be) a sealed one."""
+    return S["friend"] is not None and bool(S["friend"].get("seal"))
+
+
+def is_sealed_message(text):
+    """True for a message the sealed calls take (a sealed game's, or a greeting to answer)."""
+    return SEAL_MARK in text or (is_sealed() and HELLO_MARK in text)
+
+
+def _keep(answer):
+    """Keep the game's new text (in the entry) and send its messages; the table reply, if any,
+    with the finished game's record as its game once both sides have checked it."""
+    S["friend"]["sealed"] = answer["game"]
+    entry = friend_store.get(S["friend"]["id"])
+    if entry is not None:
+        entry["seal"] = True
+        entry["sealed"] = answer["game"]
+        friend_store.put(entry)
+    send(answer["send"])
+    table = answer["table"]
+    if table is not None and answer["final"] is not None:
+        table["game"] = answer["final"]
+    return table
+
+
+def keep(answer):
+    """``_keep``, then the shuffles the answer leaves, in the background."""
+    table = _keep(answer)
+    if answer["work"]:
+        bridge.launch(work())
+    return table
+
+
+async def work():
+    """Run the waiting shuffles one at a time, each one's messages sent as it ends."""
+    if STATE["working"]:
+        return
+    STATE["working"] = True
+    try:
+        while is_sealed() and S["friend"].get("sealed"):
+            answer = await bridge.call("sealed_work", {"game": S["friend"]["sealed"]})
+            _keep(answer)
+            if not answer["work"]:
+                break
+    except bridge.EngineError as error:
+        refuse(error.message)
+    finally:
+        STATE["working"] = False
+
+
+async def begin():
+    """The inviter's sealed game, once the connection is open (the table comes with the first deal)."""
+    S["friend"]["seal"] = True
+    return keep(await bridge.call("sealed_begin", parts()))
+
+
+async def move(action):
+    """The page's own move: the table reply (its game the sealed text)."""
+    return keep(await bridge.call("sealed_move", {"game": S["friend"]["sealed"], "action": action}))
+
+
+async def receive(text):
+    """A message for the sealed calls: the table reply it leads to, or None. The friend's page
+    joins the game from the inviter's first message."""
+    if not is_sealed():
+        answer = await bridge.call("sealed_join", dict(parts(), message=text))
+        S["friend"]["seal"] = True
+        return keep(answer)
+    if not S["friend"].get("sealed"):  # still beginning: its first message answers any greeting
+        return None
+    if HELLO_MARK in text:  # the friend has no game yet: everything again from the first message
+        text = '{"t":"seal-hello","id":"' + S["friend"]["id"] + '","got":0}'
+    return keep(await bridge.call("sealed_receive", {"game": S["friend"]["sealed"], "message": text}))
+
+
+async def hello():
+    """The greeting on a newly opened connection: how many of the friend's messages this side has."""
+    if not S["friend"].get("sealed"):
+        return []
+    return (await bridge.call("sealed_hello", {"game": S["friend"]["sealed"]}))["send"]
+
+
+async def resume(entry):
+    """A sealed game kept on this device: the table as it is."""
+    S["friend"]["seal"] = True
+    S["friend"]["sealed"] = entry["sealed"]
+    return keep(await bridge.call("sealed_resume", {"game": entry["sealed"]}))
