@@ -14,6 +14,11 @@ pages and plays a hand):
 - reply pasted -> first hand on both screens: from the click on #friend-connect on Ann's page to
   Ann's page waiting for her discard (#game[data-await='discard']) with six cards in #my-hand,
   and Bob's page showing his six cards in #my-hand, whichever comes later. Target 2 s.
+- the sealed deck's wait (a live game is sealed): from the connection opening (Ann's page
+  saying it seals the first deal) to each page's first hand, and from each click on the next
+  hand's button to its six cards waiting for the discard (NEXT_HANDS hands a page a run: those
+  decks are sealed while the hand before is played). Target: no longer than the deal took before
+  the seal, 110 ms (Connect -> Ann's hand with the deal from both secrets, measured 100-110 ms).
 - a card laid appears on the other screen (live connection, mDNS allowed): from the key that lays
   the card (Enter on the focused card in #my-hand, which lays it at once; a click may only raise
   it) to the card in the other page's #laid, CARDS_PER_RUN cards a run, at the table's normal
@@ -50,25 +55,38 @@ VIEWPORT = {"width": 1280, "height": 720}
 # mDNS names (<uuid>.local, Chromium's host candidates with no ICE server) must resolve.
 PEER_ARGS = [arg + ", EXCLUDE *.local" if arg.startswith("--host-resolver-rules=") else arg for arg in CHROMIUM_ARGS]
 NO_MDNS_ARGS = CHROMIUM_ARGS  # .local names do not resolve: no direct connection, play by link
-TARGETS = {"first_hand_ms": 2000, "card_ms": 200, "invite_chars": 700, "move_link_chars": 2000}
+NEXT_HANDS = 2  # hands dealt after the first, timed on each page
+TARGETS = {"first_hand_ms": 2000, "card_ms": 200, "invite_chars": 700, "move_link_chars": 2000,
+           "seal_wait_ms": 110}  # the seal's wait: no longer than the deal took before it (Connect -> hand, 100-110 ms)
 
 # Runs before any page script: the clicks and the moments the bench waits for, on the page's clock.
 STAMPS = """
 (() => {
   const now = () => performance.timeOrigin + performance.now();
-  const b = window.__bench = {connectAt: null, handAt: null, discardAt: null, keys: [], want: null, seenAt: null};
+  const b = window.__bench = {connectAt: null, openAt: null, handAt: null, discardAt: null, keys: [], want: null,
+                               seenAt: null, nextAt: null, nextWaits: []};
   document.addEventListener("click", (event) => {
     const at = now(), target = event.target;
     if (!target || !target.closest) return;
     if (target.closest("#friend-connect")) b.connectAt = at;
+    if (target.closest("#next-button")) b.nextAt = at;
   }, true);
   document.addEventListener("keydown", (event) => {
     const card = event.target && event.target.closest && event.target.closest("#my-hand [data-card]");
     if (card && event.key === "Enter") b.keys.push([card.getAttribute("data-card"), now()]);
   }, true);
   const check = () => {
-    if (b.handAt !== null && (b.want === null || b.seenAt !== null)) return;
     const at = now();
+    const status = document.getElementById("friend-sent-status");
+    if (b.openAt === null && status && status.textContent.includes("sealing")) b.openAt = at;
+    if (b.nextAt !== null) {
+      const game = document.getElementById("game");
+      if (game && game.dataset.await === "discard" && document.querySelectorAll("#my-hand [data-card]").length === 6) {
+        b.nextWaits.push(at - b.nextAt);
+        b.nextAt = null;
+      }
+    }
+    if (b.handAt !== null && (b.want === null || b.seenAt !== null)) return;
     if (b.handAt === null && document.querySelectorAll("#my-hand [data-card]").length === 6) {
       b.handAt = at;
       const game = document.getElementById("game");
@@ -106,15 +124,37 @@ def close(contexts) -> None:
 
 
 def first_hand(ann, bob) -> dict:
-    """Ms from the click on #friend-connect to each page showing its dealt hand, and to both."""
+    """Ms from the click on #friend-connect to each page showing its dealt hand, and to both; and
+    from the connection opening (Ann's page saying it seals the first deal) to each."""
     ann.wait_for_function("window.__bench.handAt !== null && window.__bench.discardAt !== null", timeout=TIMEOUT_MS)
     bob.wait_for_function("window.__bench.handAt !== null", timeout=TIMEOUT_MS)
-    clicked = ann.evaluate("window.__bench.connectAt")
+    clicked, opened = ann.evaluate("[window.__bench.connectAt, window.__bench.openAt]")
     ann_ready = ann.evaluate("Math.max(window.__bench.handAt, window.__bench.discardAt)")
     bob_ready = bob.evaluate("window.__bench.handAt")
-    if clicked is None or min(ann_ready, bob_ready) < clicked:
-        raise AssertionError(f"a hand was shown before the reply was pasted: {clicked}, {ann_ready}, {bob_ready}")
-    return {"both": max(ann_ready, bob_ready) - clicked, "inviter": ann_ready - clicked, "friend": bob_ready - clicked}
+    if clicked is None or opened is None or min(ann_ready, bob_ready) < opened:
+        raise AssertionError(f"a hand was shown before the connection opened: {clicked}, {opened}, {ann_ready}, {bob_ready}")
+    return {"both": max(ann_ready, bob_ready) - clicked, "inviter": ann_ready - clicked, "friend": bob_ready - clicked,
+            "inviter_seal": ann_ready - opened, "friend_seal": bob_ready - opened}
+
+
+def next_hands(pages, hands: int, seconds: float = 90) -> list[float]:
+    """Both pages play on (the tests' policy) until each has dealt ``hands`` more hands: ms from
+    each click on the next hand's button to its six cards waiting for the discard."""
+    last = [-1, -1]
+    deadline = time.time() + seconds
+    while min(len(page.evaluate("window.__bench.nextWaits")) for page in pages) < hands:
+        if time.time() > deadline or any(awaiting(p) == "over" for p in pages):
+            raise AssertionError(f"no next hand dealt: {[awaiting(p) for p in pages]}")
+        moved = False
+        for k, page in enumerate(pages):
+            kind, now = awaiting(page), turn(page)
+            if kind in ACTIONS and now > last[k]:
+                last[k] = now
+                move(page, kind)
+                moved = True
+        if not moved:
+            time.sleep(0.02)
+    return [ms for page in pages for ms in page.evaluate("window.__bench.nextWaits")]
 
 
 def timed_lay(page, other) -> float:
@@ -167,7 +207,9 @@ def live_run(browser, base: str) -> dict:
             page.wait_for_function("document.getElementById('friend-connection').textContent.includes('Connected live')",
                                    timeout=TIMEOUT_MS)
         cards = play_timed([ann, bob], CARDS_PER_RUN)
+        waits = next_hands([ann, bob], NEXT_HANDS)
         return {"first_hand_ms": hand["both"], "inviter_hand_ms": hand["inviter"], "friend_hand_ms": hand["friend"],
+                "inviter_seal_ms": hand["inviter_seal"], "friend_seal_ms": hand["friend_seal"], "next_hand_ms": waits,
                 "card_ms": cards, "invite_chars": len(invite), "reply_chars": len(reply)}
     finally:
         close(contexts)
@@ -211,6 +253,9 @@ def measure(site: Path) -> dict:
         "first_hand_ms": spread([r["first_hand_ms"] for r in runs]),
         "inviter_hand_ms": spread([r["inviter_hand_ms"] for r in runs]),
         "friend_hand_ms": spread([r["friend_hand_ms"] for r in runs]),
+        "inviter_seal_ms": spread([r["inviter_seal_ms"] for r in runs]),
+        "friend_seal_ms": spread([r["friend_seal_ms"] for r in runs]),
+        "next_hand_ms": spread([ms for r in runs for ms in r["next_hand_ms"]]),
         "card_ms": spread([ms for r in runs for ms in r["card_ms"]]),
         "invite_chars": spread([r["invite_chars"] for r in runs]),
         "reply_chars": spread([r["reply_chars"] for r in runs]),
@@ -234,6 +279,12 @@ def print_table(report: dict) -> None:
          f"<= {TARGETS['first_hand_ms']} ms", verdict(report["first_hand_ms"]["median"], TARGETS["first_hand_ms"])),
         ("  the inviter's page", fig(report["inviter_hand_ms"], "ms"), "-", "-"),
         ("  the friend's page", fig(report["friend_hand_ms"], "ms"), "-", "-"),
+        ("connection open -> inviter's hand (the seal)", fig(report["inviter_seal_ms"], "ms"),
+         f"<= {TARGETS['seal_wait_ms']} ms (the deal)", verdict(report["inviter_seal_ms"]["median"], TARGETS["seal_wait_ms"])),
+        ("connection open -> friend's hand (the seal)", fig(report["friend_seal_ms"], "ms"),
+         f"<= {TARGETS['seal_wait_ms']} ms (the deal)", verdict(report["friend_seal_ms"]["median"], TARGETS["seal_wait_ms"])),
+        ("next hand clicked -> its cards (sealed ahead)", fig(report["next_hand_ms"], "ms"),
+         f"<= {TARGETS['seal_wait_ms']} ms (the deal)", verdict(report["next_hand_ms"]["median"], TARGETS["seal_wait_ms"])),
         ("card laid -> on the other screen (live)", fig(report["card_ms"], "ms"), f"<= {TARGETS['card_ms']} ms",
          verdict(report["card_ms"]["median"], TARGETS["card_ms"])),
         ("invitation link", fig(report["invite_chars"], "chars"), f"<= {TARGETS['invite_chars']} chars",

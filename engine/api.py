@@ -202,34 +202,22 @@ FRIEND_CALLS = ("invite", "read_invite", "accept", "read_reply", "begin", "move"
                 "open_link", "resume", "code_of", "code_id")
 """engine.friend_host's functions, each the endpoint ``friend_<name>`` (see there for what it takes)."""
 
+SEALED_CALLS = ("prepare", "begin", "join", "work", "move", "hello", "receive", "resume")
+"""engine.friend_sealed's functions (a sealed friend game), each the endpoint ``sealed_<name>``."""
 
-def _friend_call(name: str):
+
+def _module_call(module: str, name: str):
+    """An endpoint that runs ``engine.<module>.<name>`` (the module imported on first use)."""
     def run(request: dict) -> dict:
-        from engine import friend_host
-
-        return getattr(friend_host, name)(request)
+        return getattr(__import__("engine." + module, None, None, [name]), name)(request)
 
     return run
 
 
 for _name in FRIEND_CALLS:
-    ENDPOINTS["friend_" + _name] = _friend_call(_name)
-
-SEALED_CALLS = ("begin", "join", "work", "move", "hello", "receive", "resume")
-"""engine.friend_sealed's functions (a sealed friend game), each the endpoint ``sealed_<name>``."""
-
-
-def _sealed_call(name: str):
-    def run(request: dict) -> dict:
-        from engine import friend_sealed
-
-        return getattr(friend_sealed, name)(request)
-
-    return run
-
-
+    ENDPOINTS["friend_" + _name] = _module_call("friend_host", _name)
 for _name in SEALED_CALLS:
-    ENDPOINTS["sealed_" + _name] = _sealed_call(_name)
+    ENDPOINTS["sealed_" + _name] = _module_call("friend_sealed", _name)
 
 
 @endpoint

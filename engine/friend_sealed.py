@@ -15,7 +15,8 @@ message of each side is ``{"s": "begin", "seal": commitment}``, its commitment t
 secret, checked when the secret comes at the end.
 
 Every answer is ``{"game", "send": [texts], "table": a table reply or null, "work": true while
-a shuffle waits for ``work``, "final": the finished game's JSON (checked) or null}``. Anything
+a shuffle waits for ``work``, "final": the finished game's JSON (checked) or null, "calls": the
+calls the game has answered}``. Anything
 refused raises ``friend.FriendError`` with the sentence to show; the game the page holds stays
 as it was.
 
@@ -30,17 +31,18 @@ as it was.
 
 import json
 
-from engine import fairdeal, friend, host
+from engine import fairdeal, friend, host, sealed
 from engine.compat import canonical_json
 from engine.game import IllegalActionError
 from engine.narration import Seating, card_info, event_cards, view_cards
 from engine.sealed import SealError
 from engine.sealed_game import SealedGame, from_dict, public_seed
+from engine.seeds import derive_seed
 
 FORMAT = "cribbage-sealed-friend-1"
 KEEP = 4  # games the worker holds between calls
 SEAL, HELLO = "seal", "seal-hello"
-_HELD: list = []  # [game id and seat, kept dict, SealedGame], the last KEEP games answered
+_HELD: list = []  # [game id and seat, kept dict, SealedGame, its text], the last KEEP games answered
 
 FriendError = friend.FriendError
 
@@ -49,12 +51,12 @@ def _key(kept: dict) -> str:
     return kept["id"] + ":" + str(kept["game"]["me"])
 
 
-def _hold(kept: dict, game: SealedGame) -> None:
+def _hold(kept: dict, game: SealedGame, text: str) -> None:
     for entry in _HELD:
         if entry[0] == _key(kept):
             _HELD.remove(entry)
             break
-    _HELD.append([_key(kept), kept, game])
+    _HELD.append([_key(kept), kept, game, text])
     while len(_HELD) > KEEP:
         _HELD.pop(0)
 
@@ -65,6 +67,9 @@ def _held(request: dict) -> tuple:
     text = request.get("game")
     if not isinstance(text, str):
         raise FriendError("The request has no sealed game.")
+    for entry in _HELD:
+        if entry[3] == text:  # the text of this game's last answer: no need to read it
+            return entry[1], entry[2]
     try:
         kept = json.loads(text)
     except ValueError:
@@ -101,14 +106,14 @@ def _answer(kept: dict, game: SealedGame, send: list, table: bool = True, waited
     kept["game"] = game.to_dict()
     kept["calls"] += 1
     text = canonical_json(kept)
-    _hold(kept, game)
+    _hold(kept, game, text)
     if waited != "":
         table = table and (bool(events) or waited != _is_waiting(game))
     reply = table_reply(game, events) if table else None
     if reply is not None:
         reply["game"] = text
     return {"game": text, "send": send, "table": reply, "work": bool(game.deferred),
-            "final": game.final.to_json() if game.final is not None else None}
+            "final": game.final.to_json() if game.final is not None else None, "calls": kept["calls"]}
 
 
 def _is_waiting(game: SealedGame) -> "bool | None":
@@ -134,6 +139,14 @@ def table_reply(game: SealedGame, events: list) -> "dict | None":
     answer["sealed"] = True
     answer["friend"] = {"seat": seat, "turn": friend.describe(state, seat)}
     return answer
+
+
+def prepare(request: dict) -> dict:
+    """The inviter's ``seal_secret``, drawn while the invitation waits for its reply, and its
+    first hand's shuffle worked out ahead (kept by the worker for ``begin``): ``{"seal_secret"}``."""
+    own = friend.new_secret()
+    sealed.prepare(derive_seed(own, 1))
+    return {"seal_secret": own}
 
 
 def begin(request: dict) -> dict:
@@ -165,6 +178,8 @@ def begin(request: dict) -> dict:
     if seat == 0:
         first["secret"] = inviter
     send = [_wrap(kept, first)]
+    if seat == 0:
+        game.work()  # the first step of its shuffle (all of it, if worked out ahead: ``prepare``)
     return _answer(kept, game, send)
 
 

@@ -71,7 +71,7 @@ class Leaf:
 
 
 class Search:
-    """Searches of plays valued by one leaf; counts the positions it visits (``nodes``).
+    """Searches of plays valued by one leaf.
 
     ``memo`` holds the positions searched far from the end (the points still to come do not
     depend on how the points so far were made), and may be shared by searches whose leaves are
@@ -83,7 +83,6 @@ class Search:
         self.leaf = leaf
         self.model = model
         self.memo = {} if memo is None else memo
-        self.nodes = 0
 
     def card_values(self, mine: "list[int]", theirs: "list[int]", seq: "list[int]",
                     count: int, gone: int = 0) -> dict:
@@ -121,7 +120,6 @@ class Search:
         known = memo.get(key)
         if known is not None:
             return known
-        self.nodes += 1
         extra = 0
         while True:
             if not h0 and not h1:
@@ -180,7 +178,6 @@ class Search:
 
     def _search(self, h0, h1, seq, count, turn, last, gone, p0, p1, need0, need1, alpha, beta) -> float:
         """Minimax with alpha-beta to the end of the play, near the end of the game."""
-        self.nodes += 1
         while True:
             if not h0 and not h1:
                 if count != MAX_COUNT:  # the last card pegs one

@@ -16,7 +16,10 @@ The hand, in three messages before anyone sees a card:
 1. seat 0 sends ``first[i] = x * CARD(order0[i])``, its shuffle of the deck, every card locked;
 2. seat 1 sends ``final[j] = y_j * first[order1[j]]``: the deck shuffled again, each position
    under a key of its own. Position j now holds ``fairdeal.shuffled_deck(joint)[j]`` for the
-   joint seed ``"<seed0>:<seed1>"``, which is how the hand is dealt (``fairdeal``, step 6);
+   joint seed ``"<seed0>:<seed1>"``, which is how the hand is dealt (``fairdeal``, step 6).
+   It sends the deck in parts (seat 0's six cards, then the rest of the first ``HEAD``
+   positions: seat 1's six and the starter, and the rest before the end of the hand): each
+   position is under its own key, so a part tells no more than the whole;
 3. openings: to let the other side read position j, seat 1 sends ``y_j`` (64 hex digits, the
    scalar little-endian) and seat 0 sends ``x^-1 * final[j]`` (an encoded point); the reader
    takes off its own part (``(x * y_j)^-1 * final[j]`` for seat 0, ``y_j^-1 * share`` for seat 1)
@@ -47,8 +50,16 @@ from engine.fairdeal import DECK_SIZE
 
 POINT_BYTES = 32
 SCALAR_BYTES = 32
-DECK_HEX = DECK_SIZE * POINT_BYTES * 2  # characters of a deck in a message
-SHARE_HEX = 2 * POINT_BYTES  # characters of one opening (a point or a key)
+SHARE_HEX = 2 * POINT_BYTES  # characters of one point or key in a message
+HEAD = 13
+"""Positions of the final deck a two-player hand reads before the show (both hands and the
+starter: 0..12), which seat 1 sends first."""
+CHUNK = 13
+"""Cards one step of the shuffles locks (``first_step``, ``final_step``): a move asked for
+meanwhile waits for one step only."""
+REST = list(range(HEAD, 52))
+"""The positions of the final deck sent last, before the end of the hand."""
+_PREPARED: list = []  # [seed, locked deck] worked out ahead of a game (``prepare``), the last two
 
 
 class SealError(ValueError):
@@ -77,26 +88,48 @@ def key_of(seed: str, position: int) -> int:
 
 
 def deck_text(points: list) -> str:
-    """A deck of points as the hex text a message carries."""
+    """A deck of points (or part of one) as the hex text a message carries."""
     return "".join(hexlify(ristretto.encode(p)).decode("ascii") for p in points)
 
 
-def _read_deck(text: object, who: str) -> list:
-    """The 52 distinct points of a deck's text; SealError naming ``who`` otherwise."""
-    if not isinstance(text, str) or len(text) != DECK_HEX:
+def prepare(seed: str) -> None:
+    """Lock seat 0's shuffle for a hand seed ahead of its game: the next ``SealedHand`` of that
+    seed at seat 0 takes it instead of working it out."""
+    hand = SealedHand(0, seed, "")
+    text = hand.first_deck()
+    _PREPARED.append([hand.seed, hand.first, text])
+    del _PREPARED[:-2]
+
+
+def _prepared(seed: str) -> tuple:
+    """The locked deck and its text worked out ahead for a seed (taken once), or ([], None)."""
+    for entry in _PREPARED:
+        if entry[0] == seed:
+            _PREPARED.remove(entry)
+            return list(entry[1]), entry[2]
+    return [], None
+
+
+def _parts(text: object, count: int, who: str, seen: set) -> list:
+    """A deck text's ``count`` encodings, each new to ``seen`` (which takes them); SealError
+    naming ``who`` otherwise. Nothing is decoded yet."""
+    if not isinstance(text, str) or len(text) != count * SHARE_HEX:
         raise SealError(f"{who}'s deck is not {DECK_SIZE} sealed cards.")
-    seen = set()
-    points = []
-    for i in range(DECK_SIZE):
+    parts = []
+    for i in range(count):
         part = text[i * SHARE_HEX:(i + 1) * SHARE_HEX]
         if part in seen:
             raise SealError(f"{who}'s deck holds the same sealed card twice, so it is not a shuffle of the deck.")
         seen.add(part)
-        try:
-            points.append(ristretto.decode(unhexlify(part)))
-        except ValueError:
-            raise SealError(f"{who}'s deck holds something that is not a sealed card.") from None
-    return points
+        parts.append(part)
+    return parts
+
+
+def _point(part: str, who: str):
+    try:
+        return ristretto.decode(unhexlify(part))
+    except ValueError:
+        raise SealError(f"{who}'s deck holds something that is not a sealed card.") from None
 
 
 def _hex_bytes(text: object, who: str) -> bytes:
@@ -113,7 +146,8 @@ class SealedHand:
 
     >>> a, b = SealedHand(0, "0" * 32, "Ann"), SealedHand(1, "1" * 32, "Bob")
     >>> b.take_first(a.first_deck(), a.commitment)
-    >>> a.take_final(b.final_deck(), b.commitment)
+    >>> while not b.final_step(): pass
+    >>> a.take_final(b.final_part(list(range(52))), b.commitment, list(range(52)))
     >>> card = a.read(0, b.share(0))
     >>> card == fairdeal.shuffled_deck("0" * 32 + ":" + "1" * 32)[0]
     True
@@ -130,12 +164,17 @@ class SealedHand:
         self.commitment = fairdeal.commitment(self.seed)
         self.other = other_name
         self.their_commitment = None
-        self.first = None  # the deck after seat 0's shuffle (points)
-        self.final = None  # the deck after seat 1's (points)
+        self.first = None  # the deck after seat 0's shuffle (points; at seat 1, None until decoded)
+        self.final = None  # the deck after seat 1's: position -> point, as its parts are made or come
+        self._order = None  # seat 1: its shuffle
         self.read_cards: dict = {}  # position -> card this side read
         self.shared: list = []  # positions this side opened for the other
         self._secret = lock_of(self.seed) if seat == 0 else None
         self._keys: dict = {}
+        self._made: list = []  # seat 0: the part of its deck locked so far
+        self._first_text = None  # seat 0: its deck's text, once made
+        self._texts: list = []  # seat 1: seat 0's deck as it came (decoded as it is used)
+        self._seen: set = set()
 
     def _key(self, position: int) -> int:
         key = self._keys.get(position)
@@ -151,32 +190,84 @@ class SealedHand:
 
     # --- the two shuffles ------------------------------------------------------------------
 
+    def first_step(self) -> bool:
+        """Seat 0: lock the next ``CHUNK`` cards of its shuffle; True once the deck is done."""
+        assert self.seat == 0
+        if self.first is not None:
+            return True
+        if not self._made:
+            self._made, self._first_text = _prepared(self.seed)
+        order = fairdeal.shuffled_deck(self.seed)
+        start = len(self._made)
+        self._made.extend(ristretto.mul(self._secret, ristretto.CARD_POINTS[c]) for c in order[start:start + CHUNK])
+        if len(self._made) == DECK_SIZE:
+            self.first = self._made
+        return self.first is not None
+
     def first_deck(self) -> str:
         """Seat 0: the deck shuffled and locked, as the first message carries it."""
-        assert self.seat == 0
-        order = fairdeal.shuffled_deck(self.seed)
-        lock = self._secret
-        self.first = [ristretto.mul(lock, ristretto.CARD_POINTS[c]) for c in order]
-        return deck_text(self.first)
+        while not self.first_step():
+            pass
+        if self._first_text is None:
+            self._first_text = deck_text(self.first)
+        return self._first_text
 
     def take_first(self, text: object, commitment: object) -> None:
-        """Seat 1: seat 0's deck and its commitment; SealError if the deck is not 52 sealed cards."""
+        """Seat 1: seat 0's deck and its commitment; SealError if it is not 52 distinct sealed
+        cards (each is decoded as the shuffle reaches it)."""
         assert self.seat == 1
         self._take_commitment(commitment)
-        self.first = _read_deck(text, self.other)
+        self._texts = _parts(text, DECK_SIZE, self.other, set())
+        self.first = [None] * DECK_SIZE
 
-    def final_deck(self) -> str:
-        """Seat 1: seat 0's deck shuffled again, each position under its own key."""
+    def _first_point(self, i: int):
+        if self.first[i] is None:
+            self.first[i] = _point(self._texts[i], self.other)
+        return self.first[i]
+
+    def _lock(self, j: int) -> None:
+        self.final[j] = ristretto.mul(self._key(j), self._first_point(self._order[j]))
+
+    def final_part(self, positions: list) -> str:
+        """Seat 1: these positions of its deck (seat 0's deck shuffled again, each position under
+        its own key), worked out if they are not yet, as a message carries them."""
         assert self.seat == 1 and self.first is not None
-        order = fairdeal.shuffled_deck(self.seed)
-        self.final = [ristretto.mul(self._key(j), self.first[order[j]]) for j in range(DECK_SIZE)]
-        return deck_text(self.final)
+        if self.final is None:
+            self._order = fairdeal.shuffled_deck(self.seed)
+            self.final = {}
+        for j in positions:
+            if j not in self.final:
+                self._lock(j)
+        return deck_text([self.final[j] for j in positions])
 
-    def take_final(self, text: object, commitment: object) -> None:
-        """Seat 0: seat 1's deck and its commitment; SealError if it is not 52 sealed cards."""
+    def final_step(self) -> bool:
+        """Seat 1: ``CHUNK`` more positions of its deck; True once the whole deck is done."""
+        self.final_part([])
+        left = [j for j in range(DECK_SIZE) if j not in self.final][:CHUNK]
+        for j in left:
+            self._lock(j)
+        return len(self.final) == DECK_SIZE
+
+    def take_final(self, text: object, commitment: object, positions: list) -> None:
+        """Seat 0: seat 1's commitment and the first part of its deck, at ``positions``."""
         assert self.seat == 0 and self.first is not None
         self._take_commitment(commitment)
-        self.final = _read_deck(text, self.other)
+        self.final = {}
+        self.take_part(text, positions)
+
+    def take_part(self, text: object, positions: list) -> None:
+        """Seat 0: a part of seat 1's deck, at ``positions``; SealError if it is not distinct
+        sealed cards, new to the parts before."""
+        assert self.seat == 0 and self.final is not None
+        parts = _parts(text, len(positions), self.other, self._seen)
+        for j, part in zip(positions, parts):
+            if j in self.final:
+                raise SealError(f"{self.other} sent position {j + 1} of the deck twice.")
+            self.final[j] = _point(part, self.other)
+
+    def has_whole_deck(self) -> bool:
+        """True once this side holds the whole final deck (seat 0: the rest has come)."""
+        return self.final is not None and len(self.final) == DECK_SIZE
 
     # --- openings -------------------------------------------------------------------------
 
@@ -216,6 +307,8 @@ class SealedHand:
         saying what does not match."""
         if not fairdeal.is_normal_seed(their_seed):
             raise SealError(f"{self.other}'s key for this hand is not a seed of 32 hex digits.")
+        if not self.has_whole_deck():
+            raise SealError(f"{self.other} showed the key for this hand before sending the whole deck.")
         if self.their_commitment is None or fairdeal.commitment(their_seed) != self.their_commitment:
             raise SealError(f"{self.other}'s key for this hand does not match the commitment sent before it.")
         order = fairdeal.shuffled_deck(their_seed)
@@ -224,12 +317,12 @@ class SealedHand:
             # sum w_i * first[i] == lock * sum w_i * CARD(order[i]), for weights the other side
             # could not know when it sent its deck: a deck that differs anywhere fails but for a
             # chance of 2**-64 (one check in place of 52 multiplications).
-            sent = ristretto.mul_sum(list(zip(weights, self.first)))
+            sent = ristretto.mul_sum([(w, self._first_point(i)) for i, w in enumerate(weights)])
             made = ristretto.mul(lock_of(their_seed), ristretto.mul_sum(
                 [(w, ristretto.CARD_POINTS[c]) for w, c in zip(weights, order)]))
             joint = fairdeal.joint_seed(their_seed, self.seed)
         else:
-            sent = ristretto.mul_sum(list(zip(weights, self.final)))
+            sent = ristretto.mul_sum([(w, self.final[j]) for j, w in enumerate(weights)])
             made = ristretto.mul_sum([(w * key_of(their_seed, j) % ristretto.ORDER, self.first[order[j]])
                                       for j, w in enumerate(weights)])
             joint = fairdeal.joint_seed(self.seed, their_seed)

@@ -13,9 +13,13 @@ that could be laid is found here) and the show is counted on the real cards.
 Messages (JSON objects, each with ``"s"``: its step, and ``"k"``: the hand number):
 
 - ``deck`` (seat 0): ``{"commit", "deck"}``, its shuffle of the deck, locked;
-- ``final`` (seat 1): ``{"commit", "deck", "open"}``, the deck shuffled again, opening seat 0's
-  six cards (``open``: ``[[position, share], ...]``);
-- ``open`` (seat 0): ``{"open"}``, opening seat 1's six cards;
+- ``final`` (seat 1): ``{"commit", "deck", "open"}``, the deck shuffled again: seat 0's six
+  positions of it, opened for seat 0 (``open``: ``[[position, share], ...]``);
+- ``head`` (seat 1, next): ``{"deck"}``, the other positions of the first ``sealed.HEAD`` (its
+  own six and the starter's), in order;
+- ``open`` (seat 0, on the head): ``{"open"}``, opening seat 1's six cards;
+- ``rest`` (seat 1, once it has read its cards): ``{"deck"}``, the rest of the final deck
+  (``sealed.REST``), always sent before its ``reveal`` of the hand;
 - ``act``: ``{"n", "a", "open"}``, a move (its place in the hand, the action) with the openings
   it shows: a card laid opens its own position; seat 1's discard opens its part of the starter
   (a discard's cards are never sent: ``"a": {"type": "discard"}``);
@@ -40,10 +44,10 @@ from engine.fairdeal import DECK_SIZE, Deal
 from engine.game import PERSON, GameState, IllegalActionError, new_game
 from engine.seeds import SEALED_PREFIX, cut_seed, derive_seed
 from engine.scoring import MAX_COUNT
-from engine.sealed import SealedHand, SealError
+from engine.sealed import HEAD, REST, SealedHand, SealError
 
 FORMAT = "cribbage-sealed-1"
-STEPS = ("deck", "final", "open", "act", "starter", "go", "reveal", "secret")
+STEPS = ("deck", "final", "head", "open", "rest", "act", "starter", "go", "reveal", "secret")
 HAND_CARDS = 6
 STARTER = 12  # the starter's position in a two-player deal
 PLAY_CARDS = 8  # cards laid in a two-player hand's play
@@ -108,7 +112,8 @@ class SealedGame:
         self.final: "GameState | None" = None  # the finished game, checked, from its full seed
         self.state: "GameState | None" = None
         self.early: list = []  # moves of a hand this side has not reached yet, in order
-        self.deferred: list = []  # heavy steps waiting for work(): (hand number, deck message or None)
+        self.deferred: list = []  # heavy steps waiting for work(): (hand number, what), what being
+        # None (seat 0's shuffle), the deck message (seat 1's shuffle) or "rest" (the rest of seat 1's)
         self._fill: dict = {}  # hand number -> (deck, the other side's stand-in discard)
         self._first_dealer = fairdeal.cut_for_deal(cut_seed(public), 2).dealer
         self.first_hand = 1  # the hand this object's log starts at (``to_dict``)
@@ -160,28 +165,65 @@ class SealedGame:
                 self.deferred.append((number, None))
 
     def work(self) -> bool:
-        """Do one waiting shuffle; True if there was one (call again until False)."""
+        """Do one step of the waiting shuffles; True if there was one (call again until False)."""
         if not self.deferred:
             return False
         number = self.deferred[0][0]
-        self._work()
-        self._keep("w", number, None)
+        if self._work():  # the log keeps whole shuffles only: a step's size is no part of the game
+            self._keep("w", number, None)
         return True
+
+    def _work_whole(self) -> None:
+        """The first waiting shuffle, done whole (a kept ``"w"`` call made again)."""
+        number = self.deferred[0][0]
+        while not self._work():
+            pass
+        self._keep("w", number, None)
 
     def _keep(self, kind: str, number: int, item) -> None:
         if number >= self.first_hand:  # a call that closed its hand is part of the finished hand
             self.log.append([kind, number, item])
 
+    def _parts(self, number: int) -> tuple:
+        """The positions of hand ``number``'s final deck in the order seat 1 sends them: seat 0's
+        six cards, the rest of the head (seat 1's six and the starter), the rest of the deck."""
+        first = hand_positions(0, self.dealer_of(number))
+        return first, [j for j in range(HEAD) if j not in first], REST
+
     def _work(self) -> bool:
-        number, message = self.deferred.pop(0)
+        """One step of the first waiting shuffle; True if that finished it (its message sent)."""
+        number, what = self.deferred[0]
         hand = self.hands[number]
-        if message is None:
+        first, head, rest = self._parts(number)
+        if what is None:
+            if not hand.first_step():
+                return False
+            self.deferred.pop(0)
             self._send("deck", number, {"commit": hand.commitment, "deck": hand.first_deck()})
+        elif what == "head":
+            self.deferred.pop(0)
+            self._send("head", number, {"deck": hand.final_part(head)})
+        elif what == "rest":
+            if not hand.final_step():
+                return False
+            self.deferred.pop(0)
+            self._send("rest", number, {"deck": hand.final_part(rest)})
         else:
-            hand.take_first(message.get("deck"), message.get("commit"))
-            mine = self._opens(hand, hand_positions(0, self.dealer_of(number)))
-            self._send("final", number, {"commit": hand.commitment, "deck": hand.final_deck(), "open": mine})
+            self.deferred.pop(0)
+            hand.take_first(what.get("deck"), what.get("commit"))
+            text = hand.final_part(first)
+            self._send("final", number, {"commit": hand.commitment, "deck": text, "open": self._opens(hand, first)})
+            self.deferred.insert(0, (number, "head"))  # next: seat 0 reads its cards meanwhile
         return True
+
+    def _send_rest(self, number: int) -> None:
+        """Seat 1: the rest of hand ``number``'s deck now, if it is still waiting (before a reveal)."""
+        if (number, "rest") in self.deferred:
+            self.deferred.remove((number, "rest"))
+            hand = self.hands[number]
+            while not hand.final_step():
+                pass
+            self._send("rest", number, {"deck": hand.final_part(REST)})
 
     def _opens(self, hand: SealedHand, positions) -> list:
         return [[j, hand.share(j)] for j in positions]
@@ -207,21 +249,35 @@ class SealedGame:
         hand = self.hands.get(number)
         if self.me != 0 or hand is None or hand.first is None or hand.final is not None:
             raise self._fail(f"@ sent a shuffle of hand {number} out of turn.")
-        hand.take_final(message.get("deck"), message.get("commit"))
-        positions = hand_positions(0, self.dealer_of(number))
+        positions = self._parts(number)[0]
+        hand.take_final(message.get("deck"), message.get("commit"), positions)
         if sorted(self._read_opens(hand, message.get("open"), positions)) != positions:
             raise self._fail("@ did not open all of your cards.")
-        self._send("open", number, {"open": self._opens(hand, hand_positions(1, self.dealer_of(number)))})
         self._hand_ready(number)
+
+    def _on_head(self, number: int, message: dict) -> None:
+        hand = self.hands.get(number)
+        head = self._parts(number)[1]
+        if self.me != 0 or hand is None or hand.final is None or head[0] in hand.final:
+            raise self._fail(f"@ sent the cards of hand {number} out of turn.")
+        hand.take_part(message.get("deck"), head)
+        self._send("open", number, {"open": self._opens(hand, hand_positions(1, self.dealer_of(number)))})
 
     def _on_open(self, number: int, message: dict) -> None:
         hand = self.hands.get(number)
-        if self.me != 1 or hand is None or hand.final is None or self.ready.get(number):
+        if self.me != 1 or hand is None or hand.final is None or len(hand.final) < HEAD or self.ready.get(number):
             raise self._fail(f"@ opened cards of hand {number} out of turn.")
         positions = hand_positions(1, self.dealer_of(number))
         if sorted(self._read_opens(hand, message.get("open"), positions)) != positions:
             raise self._fail("@ did not open all of your cards.")
+        self.deferred.append((number, "rest"))
         self._hand_ready(number)
+
+    def _on_rest(self, number: int, message: dict) -> None:
+        hand = self.hands.get(number)
+        if self.me != 0 or hand is None or hand.final is None or len(hand.final) != HEAD:
+            raise self._fail(f"@ sent the rest of hand {number}'s deck out of turn.")
+        hand.take_part(message.get("deck"), REST)
 
     def _hand_ready(self, number: int) -> None:
         self.ready[number] = True
@@ -424,6 +480,7 @@ class SealedGame:
         mine = next((a["cards"] for s, a in self.moves + self.pending if s == self.me and a["type"] == "discard"),
                     None)
         self.reveal_sent = True
+        self._send_rest(number)
         self._send("reveal", number, {"seed": self.hands[number].seed, "discard": mine})
         self._check_hand()
 
@@ -444,6 +501,10 @@ class SealedGame:
             self._on_final(number, message)
         elif step == "open":
             self._on_open(number, message)
+        elif step == "head":
+            self._on_head(number, message)
+        elif step == "rest":
+            self._on_rest(number, message)
         elif step == "secret":
             self._on_secret(message)
         elif self.early or self.state is None or number > self.state.hand_number or self.hold == "deal":
@@ -617,8 +678,8 @@ def from_dict(data: object) -> SealedGame:
             elif kind == "a":
                 game.act(item)
             else:
-                game.work()
-    except (KeyError, TypeError, IllegalActionError):
+                game._work_whole()
+    except (KeyError, TypeError, IllegalActionError, IndexError):
         raise SealError("This sealed friend game is damaged.") from None
     game.outbox, game.events = [], []
     return game

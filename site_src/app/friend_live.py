@@ -52,10 +52,14 @@ async def connect(link, signal):
         say_connection(error.message if isinstance(error, LinkError) else str(error))
 
 
+SEALED_TABLES = []  # a sealed game's table replies waiting to be shown (show_sealed_tables)
+
+
 def on_message(text):
     """A message from the other page: taken in turn, once the table is not busy."""
     LIVE_STATE["inbox"].append(text)
     if not LIVE_STATE["draining"]:
+        LIVE_STATE["draining"] = True  # now: a message that comes before drain starts waits for it
         bridge.launch(drain())
 
 
@@ -65,11 +69,12 @@ async def drain():
     try:
         while LIVE_STATE["inbox"]:
             text = LIVE_STATE["inbox"][0]
-            if S["busy"] or (S["waiting"] in HOLD_AT and CHAT_MARK not in text):
+            sealed = friend_seal.is_sealed_message(text)  # the engine's part now, its table when free
+            if not sealed and (S["busy"] or (S["waiting"] in HOLD_AT and CHAT_MARK not in text)):
                 await asyncio.sleep(0.05)  # a move waits until the player leaves the show or the go
                 continue
             LIVE_STATE["inbox"].pop(0)
-            if friend_seal.is_sealed_message(text):
+            if sealed:
                 await take_sealed(text)
             else:
                 await flow(lambda: receive(text))
@@ -91,13 +96,28 @@ async def take_sealed(text):
         return
     if table is None:
         return
-    while S["busy"]:
-        await asyncio.sleep(0.05)
+    SEALED_TABLES.append(table)
+    if len(SEALED_TABLES) == 1:  # shown in order, while the next messages go on to the engine
+        bridge.launch(show_sealed_tables())
 
-    async def step():
-        return adopt(table)
 
-    await flow(step)
+async def show_sealed_tables():
+    """Show the sealed game's tables in the order they came, each once the table is free."""
+    while SEALED_TABLES:
+        while S["busy"] or S["waiting"] in HOLD_AT:  # as any move: not while the player is at the show or the go
+            await asyncio.sleep(0.05)
+        table = SEALED_TABLES[0]
+        if friend_seal.is_stale(table):  # the player moved meanwhile: that move's table is newer
+            SEALED_TABLES.pop(0)
+            continue
+
+        async def step():
+            return adopt(table)
+
+        try:
+            await flow(step)
+        finally:
+            SEALED_TABLES.pop(0)
 
 
 async def receive(text):

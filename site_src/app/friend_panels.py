@@ -121,6 +121,8 @@ async def make_invite():
     show_panel("friend-sent")
     await draw_qr(address)
     list_games()
+    if request["signal"]:
+        await friend_seal.prepare(entry)
 
 
 async def draw_qr(text):
@@ -193,12 +195,12 @@ async def take_reply(text, entry=None):
 
 async def is_opened(link):
     """Wait a while for the connection to open; True if it did."""
-    for _ in range(OPEN_WAIT * 10):
+    for _ in range(OPEN_WAIT * 50):
         if link.is_open():
             return True
         if link.state in ("failed", "closed"):
             return False
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.02)
     return link.is_open()
 
 

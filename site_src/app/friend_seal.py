@@ -20,7 +20,7 @@ SEAL_MARK = '"t":"seal'  # a sealed game's message (the engine checks what it re
 HELLO_MARK = '"t":"hello"'  # an ordinary greeting: from a friend page that has no game yet
 LIVE_ONLY = ("This game's deck is sealed: it goes on over the live connection only. "
              "Press Connect live and send the code.")
-STATE = {"working": False}
+STATE = {"working": False, "table_calls": 0}  # table_calls: the call that gave the newest table
 
 
 def is_sealed():
@@ -44,9 +44,16 @@ def _keep(answer):
         friend_store.put(entry)
     send(answer["send"])
     table = answer["table"]
-    if table is not None and answer["final"] is not None:
-        table["game"] = answer["final"]
+    if table is not None:
+        table["calls"] = STATE["table_calls"] = answer["calls"]
+        if answer["final"] is not None:
+            table["game"] = answer["final"]
     return table
+
+
+def is_stale(table):
+    """True for a table reply that a newer one has come after (the newer one is shown instead)."""
+    return table.get("calls", 0) < STATE["table_calls"]
 
 
 def keep(answer):
@@ -74,10 +81,22 @@ async def work():
         STATE["working"] = False
 
 
+async def prepare(entry):
+    """While the invitation waits for its reply: the inviter's seal secret, kept in its entry,
+    and the first hand's shuffle worked out ahead in the worker."""
+    try:
+        entry["seal_secret"] = (await bridge.call("sealed_prepare", {}))["seal_secret"]
+    except bridge.EngineError:
+        return  # begin draws the secret and works the shuffle out then
+    if friend_store.get(entry["id"]) is not None:
+        friend_store.put(entry)
+
+
 async def begin():
     """The inviter's sealed game, once the connection is open (the table comes with the first deal)."""
     S["friend"]["seal"] = True
-    return keep(await bridge.call("sealed_begin", parts()))
+    STATE["table_calls"] = 0
+    return keep(await bridge.call("sealed_begin", dict(parts(), seal_secret=S["friend"].get("seal_secret"))))
 
 
 async def move(action):
@@ -89,6 +108,7 @@ async def receive(text):
     """A message for the sealed calls: the table reply it leads to, or None. The friend's page
     joins the game from the inviter's first message."""
     if not is_sealed():
+        STATE["table_calls"] = 0
         answer = await bridge.call("sealed_join", dict(parts(), message=text))
         S["friend"]["seal"] = True
         return keep(answer)
@@ -110,4 +130,5 @@ async def resume(entry):
     """A sealed game kept on this device: the table as it is."""
     S["friend"]["seal"] = True
     S["friend"]["sealed"] = entry["sealed"]
+    STATE["table_calls"] = 0
     return keep(await bridge.call("sealed_resume", {"game": entry["sealed"]}))

@@ -5,13 +5,17 @@ connection, each resumed by a fresh exchange of connection codes), a whole game 
 
 import json
 import time
+from binascii import hexlify, unhexlify
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from engine import fairdeal, ristretto
 from engine.friend_sealed import FORMAT as SEALED_FORMAT
 from engine.game import from_json
+from engine.sealed import key_of, lock_of
 from engine.sealed_game import from_dict
+from engine.seeds import derive_seed
 from tests.e2e.conftest import CHROMIUM, PageProblems, engine_ready, ui_ready
 from tests.e2e.test_game_play import awaiting, decision, move
 
@@ -23,20 +27,29 @@ NO_MDNS_ARGS = PEER_ARGS[:-1] + ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE
 ACTIONS = ("discard", "play", "go", "next", "claim")
 GAME_SECONDS = 300
 LIVE_TEXT = "Connected live to"
-# Test-only: every data channel a page opens, so that a test can drop the connection under it.
+# Test-only: every data channel a page opens, so that a test can drop the connection under it,
+# and every message the page received over one (kept across reloads of the tab).
 CHANNEL_WATCH = """
 (() => {
   const Original = window.RTCPeerConnection;
   if (!Original) return;
   window.__channels = [];
+  window.__received = JSON.parse(sessionStorage.getItem("__received") || "[]");
+  const watch = (channel) => {
+    window.__channels.push(channel);
+    channel.addEventListener("message", (event) => {
+      window.__received.push(String(event.data));
+      sessionStorage.setItem("__received", JSON.stringify(window.__received));
+    });
+  };
   window.RTCPeerConnection = class extends Original {
     constructor(...args) {
       super(...args);
-      this.addEventListener("datachannel", (event) => window.__channels.push(event.channel));
+      this.addEventListener("datachannel", (event) => watch(event.channel));
     }
     createDataChannel(...args) {
       const channel = super.createDataChannel(...args);
-      window.__channels.push(channel);
+      watch(channel);
       return channel;
     }
   };
@@ -210,16 +223,71 @@ def reload_mid_hand(page, other):
 
 def hidden_from_each_other(ann, bob):
     """Mid-hand, a live game is sealed: neither page keeps the other's cards in hand (its kept game
-    has cards stood in for them) nor names one in the table."""
+    has cards stood in for them) nor names one in the table, and nothing it received over the
+    connection opens one, read with every key it holds."""
     for seat, (owner, viewer) in enumerate(((ann, bob), (bob, ann))):
         kept = json.loads(viewer.evaluate("""() => { const v = JSON.parse(localStorage.getItem('cribbage.friends.v1'));
             return Object.values(v.games)[0].game; }"""))
         assert kept.get("format") == SEALED_FORMAT
-        real = set(saved_game(owner).held[seat])
+        game = saved_game(owner)
+        real = set(game.held[seat])
         assert real and real != set(saved_game(viewer).held[seat])
         named = viewer.evaluate("() => [...document.querySelectorAll('[data-card]')].map((e) => Number(e.dataset.card))")
         assert not real & set(named), (seat, real, named)
+        received = viewer.evaluate("window.__received")
+        assert any('"s":"deck"' in text or '"s":"final"' in text for text in received)
+        readable = readable_cards(received, kept["game"], game.hand_number)
+        assert not real & readable, (seat, real, readable)
+        assert set(saved_game(viewer).held[1 - seat]) <= readable  # the harness reads what it may
         assert "every deck is sealed" in viewer.text_content("#fair-intro")
+
+
+def readable_cards(received, side, number):
+    """Every card of hand ``number`` that a side (its kept ``SealedGame.to_dict``) can read from the
+    messages it received: cards named in them, card points sent in clear, and each opening and
+    sealed point of the hand tried with every key of the side's own for it."""
+    inner = []
+    for text in received:
+        message = json.loads(text)
+        if message.get("t") == "seal" and isinstance(message.get("m"), dict):
+            inner.append(message["m"])
+    cards = set()
+    plain = {hexlify(ristretto.encode(p)).decode("ascii"): c for c, p in enumerate(ristretto.CARD_POINTS)}
+
+    def named(value, key=None):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                named(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                named(v, key)
+        elif isinstance(value, int) and key in ("card", "cards", "discard"):
+            cards.add(value)
+        elif isinstance(value, str):
+            cards.update(c for point, c in plain.items() if point in value)
+
+    hand = [m for m in inner if m.get("k") == number]
+    named([m for m in hand if m.get("s") not in ("reveal", "secret")])
+    seed = derive_seed(fairdeal.parse_seed(side["secret"]), number)
+    shares = [unhexlify(share) for m in hand for _, share in m.get("open") or []]
+    if side["me"] == 1:  # each opening is a point: try every key of the side's own deck on it
+        for share in shares:
+            point = ristretto.decode(share)
+            for j in range(fairdeal.DECK_SIZE):
+                card = ristretto.card_of(ristretto.mul(ristretto.inverse_scalar(key_of(seed, j)), point))
+                if card is not None:
+                    cards.add(card)
+    else:  # each opening is a key: try it on every point of the final deck with the side's lock
+        deck = "".join(m["deck"] for m in hand if m.get("s") in ("final", "rest"))
+        points = [ristretto.decode(unhexlify(deck[i:i + 64])) for i in range(0, len(deck), 64)]
+        lock = lock_of(seed)
+        for share in shares:
+            unlock = ristretto.inverse_scalar(lock * int.from_bytes(share, "little") % ristretto.ORDER)
+            for point in points:
+                card = ristretto.card_of(ristretto.mul(unlock, point))
+                if card is not None:
+                    cards.add(card)
+    return cards
 
 
 def same_or_prefix(a, b):

@@ -24,11 +24,12 @@ def _pair(seed, target=61, muggins=False, secrets=None):
     return [SealedGame(seat, NAMES, target, muggins, pub, own[seat], commits) for seat in (0, 1)], own
 
 
-def play(seed, target=61, muggins=False, tamper=None, choose=None, until=None, reload_every=0):
+def play(seed, target=61, muggins=False, tamper=None, choose=None, until=None, reload_every=0, lazy=False):
     """Play a whole sealed game between two sides by messages (JSON text, as on the wire).
 
-    ``tamper(sender, message)`` may change a message before it is delivered; ``choose(side,
-    legal)`` picks a move (default: a seeded random one); ``until(log)`` stops early. Returns the
+    ``tamper(sender, message)`` may change a message before it is delivered (None: it is lost);
+    ``choose(side, legal)`` picks a move (default: a seeded random one); ``until(log)`` stops
+    early; ``lazy``: the sides move before they work (the shuffles only when nobody can move). Returns the
     sides and the log of (sender, message) in delivery order.
     """
     sides, _ = _pair(seed, target, muggins)
@@ -40,6 +41,8 @@ def play(seed, target=61, muggins=False, tamper=None, choose=None, until=None, r
             for message in sides[i].take_messages():
                 if tamper is not None:
                     message = tamper(i, message)
+                    if message is None:
+                        continue
                 queues[1 - i].append(json.loads(json.dumps(message)))
                 log.append((i, message))
                 moved = True
@@ -54,7 +57,7 @@ def play(seed, target=61, muggins=False, tamper=None, choose=None, until=None, r
                 moved = True
         if moved:
             continue
-        if sides[0].work() or sides[1].work():
+        if not lazy and (sides[0].work() or sides[1].work()):
             continue
         for i in (0, 1):
             state = sides[i].state
@@ -64,6 +67,8 @@ def play(seed, target=61, muggins=False, tamper=None, choose=None, until=None, r
                 sides[i].act(move if move is not None else legal[rng.below(len(legal))])
                 moved = True
                 break
+        if lazy and not moved and (sides[0].work() or sides[1].work()):
+            continue
         if not moved:
             return sides, log
     raise AssertionError("the game did not end")
@@ -83,6 +88,20 @@ def test_a_whole_sealed_game_ends_the_same_on_both_sides_and_replays_from_its_co
     assert again.scores == ann.state.scores and again.winner == ann.state.winner
     for hand in again.history + [{"seed": again.seed, "commitment": again.commitment}]:
         assert ":" in hand["seed"] and fairdeal.verify(hand["seed"], hand["commitment"])
+
+
+def test_the_rest_of_each_deck_comes_before_its_reveal_even_when_the_sides_move_before_they_work():
+    sides, log = play("lazy", 61, lazy=True)
+    assert sides[0].final.to_json() == sides[1].final.to_json()
+    steps = [(sender, m["s"], m["k"]) for sender, m in log]
+    for number in range(1, sides[0].state.hand_number + 1):
+        assert steps.index((1, "final", number)) < steps.index((1, "rest", number)) < steps.index((1, "reveal", number))
+
+
+def test_a_reveal_without_the_rest_of_the_deck_is_refused():
+    def tamper(sender, message):
+        return None if sender == 1 and message["s"] == "rest" else message
+    _refused(tamper, "Bob showed the key for this hand before sending the whole deck")
 
 
 def test_a_game_kept_on_the_device_and_taken_up_again_goes_on_the_same():
@@ -111,11 +130,50 @@ def test_a_sealed_hand_is_dealt_from_both_shuffles():
     a, b = "0" * 31 + "7", "0" * 31 + "9"
     ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
     bob.take_first(ann.first_deck(), ann.commitment)
-    ann.take_final(bob.final_deck(), bob.commitment)
+    mine, theirs = list(range(6)), list(range(6, 13))
+    ann.take_final(bob.final_part(mine), bob.commitment, mine)  # her six first: she reads them at once
     deck = fairdeal.shuffled_deck(fairdeal.joint_seed(a, b))
-    assert [ann.read(j, bob.share(j)) for j in range(6)] == deck[:6]
-    assert [bob.read(j, ann.share(j)) for j in range(6, 13)] == deck[6:13]
+    assert [ann.read(j, bob.share(j)) for j in mine] == deck[:6]
+    ann.take_part(bob.final_part(theirs), theirs)
+    assert [bob.read(j, ann.share(j)) for j in theirs] == deck[6:13]
+    with pytest.raises(SealError, match="before sending the whole deck"):
+        ann.check(b)
+    assert not bob.final_step() and len(bob.final) == 13 + sealed.CHUNK
+    while not bob.final_step():
+        pass
+    ann.take_part(bob.final_part(sealed.REST), sealed.REST)
     assert ann.check(b) == bob.check(a) == fairdeal.joint_seed(a, b)
+
+
+def test_a_game_whose_first_shuffle_was_worked_out_ahead_is_taken_up_again_the_same():
+    sides, own = _pair("ahead")
+    sealed.prepare(derive_seed(own[0], 1))
+    ahead, _ = _pair("ahead")
+    assert ahead[0].work() and ahead[0].take_messages()  # one step: the deck was ready
+    again = from_dict(json.loads(json.dumps(ahead[0].to_dict())))
+    assert again.hands[1].first is not None and not again.deferred
+
+
+def test_a_shuffle_worked_out_ahead_is_the_same_deck():
+    seed = "0" * 31 + "5"
+    made = SealedHand(0, seed, "Bob").first_deck()
+    sealed.prepare(seed)
+    ahead = SealedHand(0, seed, "Bob")
+    assert ahead.first_step() and ahead.first_deck() == made
+    assert not SealedHand(0, seed, "Bob").first_step()  # taken once: the next works it out again
+
+
+def test_a_part_of_the_deck_cannot_repeat_a_card_or_a_position_sent_before():
+    a, b = "0" * 31 + "7", "0" * 31 + "9"
+    ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
+    bob.take_first(ann.first_deck(), ann.commitment)
+    head = list(range(sealed.HEAD))
+    ann.take_final(bob.final_part(head), bob.commitment, head)
+    rest = bob.final_part(sealed.REST)
+    with pytest.raises(SealError, match="Bob's deck holds the same sealed card twice"):
+        ann.take_part(bob.final_part([0]) + rest[sealed.SHARE_HEX:], sealed.REST)
+    with pytest.raises(SealError, match="Bob sent position 1 of the deck twice"):
+        ann.take_part(bob.final_part([13]), [0])
 
 
 def test_no_card_is_sent_in_clear_before_the_rules_show_it():

@@ -259,14 +259,6 @@ def save_game(game_json, meta=None, kind=GAME):
     return True
 
 
-def clear_game(kind=GAME):
-    """Forget the game in kind's slot (a finished or abandoned one); only a tab that plays it may."""
-    if kind != _state["kind"] or _state["owner"]:
-        storage.remove(game_key(kind))
-    if kind == _state["kind"] and _state["owner"]:
-        _state["rev"] = 0
-
-
 def reject_game(message, kind=GAME):
     """Set aside a saved game the engine refused to resume, with a notice for the player."""
     key = game_key(kind)
@@ -385,11 +377,6 @@ async def record_game(game, seat=0, difficulty=None):
 
 
 # --- two tabs --------------------------------------------------------------------------------
-
-
-def is_owner():
-    """True while this tab may save the game (no other tab has taken it over)."""
-    return _state["owner"]
 
 
 def _lose_ownership():
