@@ -54,7 +54,7 @@ SHARE_HEX = 2 * POINT_BYTES  # characters of one point or key in a message
 HEAD = 13
 """Positions of the final deck a two-player hand reads before the show (both hands and the
 starter: 0..12), which seat 1 sends first."""
-CHUNK = 13
+CHUNK = 7
 """Cards one step of the shuffles locks (``first_step``, ``final_step``): a move asked for
 meanwhile waits for one step only."""
 REST = list(range(HEAD, 52))

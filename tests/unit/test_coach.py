@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 from fractions import Fraction
 
@@ -18,10 +17,6 @@ from tests.unit.test_game import rig
 PONE_CARDS = "5H 5S 5D JC KD 9S"
 DEALER_CARDS = "10C QH JD KC 4H 2D"
 STARTER = "AS"
-
-
-def test_doctests():
-    assert doctest.testmod(coach).failed == 0
 
 
 def finish_hand(state, person_moves):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 
 import engine.expert
@@ -15,11 +14,6 @@ from engine.pegging_search import Leaf, Search
 from engine.players import PLAYER_NAMES, get_player, peg_points, unseen_cards
 from engine.scoring import show_total
 from tests.unit.test_players import play_out, play_view, swap_hidden
-
-
-def test_doctests():
-    assert doctest.testmod(engine.expert).failed == 0
-    assert doctest.testmod(engine.pegging_search).failed == 0
 
 
 def test_the_expert_is_named_last_so_old_share_codes_keep_their_levels():

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 
-import engine.pegging_joint
-import engine.reading
 from engine.analysis import crib_value, discard_options
 from engine.cards import VALUE_OF, parse_cards
 from engine.fairdeal import keyed_generator
@@ -14,11 +11,6 @@ from engine.pegging_joint import JointSearch
 from engine.pegging_search import Leaf, Search
 from engine.reading import (KEEPS, THROWS, careful_prices, draw_hands, keep_values, play_contexts,
                             play_likelihood)
-
-
-def test_doctests():
-    assert doctest.testmod(engine.reading).failed == 0
-    assert doctest.testmod(engine.pegging_joint).failed == 0
 
 
 def test_keep_values_count_the_hand_exactly_and_the_crib_by_the_table():
