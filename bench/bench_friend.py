@@ -137,24 +137,36 @@ def first_hand(ann, bob) -> dict:
             "inviter_seal": ann_ready - opened, "friend_seal": bob_ready - opened}
 
 
-def next_hands(pages, hands: int, seconds: float = 90) -> list[float]:
-    """Both pages play on (the tests' policy) until each has dealt ``hands`` more hands: ms from
-    each click on the next hand's button to its six cards waiting for the discard."""
+def play_until(pages, done, what: str, seconds: float = 90, lay=None) -> None:
+    """Both pages make the tests' policy moves until ``done()``; a card to lay goes to ``lay(page,
+    other)`` if given. AssertionError saying ``what`` was not reached if the game ends or time runs out."""
     last = [-1, -1]
     deadline = time.time() + seconds
-    while min(len(page.evaluate("window.__bench.nextWaits")) for page in pages) < hands:
+    while not done():
         if time.time() > deadline or any(awaiting(p) == "over" for p in pages):
-            raise AssertionError(f"no next hand dealt: {[awaiting(p) for p in pages]}")
+            raise AssertionError(f"{what}: {[awaiting(p) for p in pages]}")
         moved = False
         for k, page in enumerate(pages):
             kind, now = awaiting(page), turn(page)
             if kind in ACTIONS and now > last[k]:
                 last[k] = now
-                move(page, kind)
+                if kind == "play" and lay is not None:
+                    lay(page, pages[1 - k])
+                else:
+                    move(page, kind)
                 moved = True
         if not moved:
             time.sleep(0.02)
-    return [ms for page in pages for ms in page.evaluate("window.__bench.nextWaits")]
+
+
+def next_hands(pages, hands: int) -> list[float]:
+    """Both pages play on until each has dealt ``hands`` more hands: ms from each click on the
+    next hand's button to its six cards waiting for the discard."""
+    def waits():
+        return [page.evaluate("window.__bench.nextWaits") for page in pages]
+
+    play_until(pages, lambda: min(len(w) for w in waits()) >= hands, "no next hand dealt")
+    return [ms for w in waits() for ms in w]
 
 
 def timed_lay(page, other) -> float:
@@ -178,23 +190,9 @@ def timed_lay(page, other) -> float:
 
 def play_timed(pages, cards: int, seconds: float = 90) -> list[float]:
     """Both pages make the tests' policy moves; ``cards`` of the cards laid are timed."""
-    last, times = [-1, -1], []
-    deadline = time.time() + seconds
-    while len(times) < cards:
-        if time.time() > deadline or any(awaiting(p) == "over" for p in pages):
-            raise AssertionError(f"only {len(times)} cards timed: {[awaiting(p) for p in pages]}")
-        moved = False
-        for k, page in enumerate(pages):
-            kind, now = awaiting(page), turn(page)
-            if kind in ACTIONS and now > last[k]:
-                last[k] = now
-                if kind == "play":
-                    times.append(timed_lay(page, pages[1 - k]))
-                else:
-                    move(page, kind)
-                moved = True
-        if not moved:
-            time.sleep(0.02)
+    times: list[float] = []
+    play_until(pages, lambda: len(times) >= cards, f"not {cards} cards timed", seconds,
+               lay=lambda page, other: times.append(timed_lay(page, other)))
     return times
 
 

@@ -27,7 +27,7 @@ from engine import record
 from engine.compat import strict_json
 from engine.game import MAX_SEED_TEXT, PERSON, PLAYER_COUNTS, TARGETS, GameState, events_for, from_json, new_game
 from engine.messages import quoted, visible_text
-from engine.narration import (DEFAULT_SEATING, HUMAN, Seating, card_info, display_order, dress_show, event_cards,
+from engine.narration import (DEFAULT_SEATING, YOUR_SEAT, Seating, card_info, display_order, dress_show, event_cards,
                               game_over_words, narrate, result, view_cards)
 from engine.players import PLAYER_NAMES
 
@@ -40,7 +40,7 @@ MAX_NAME = 20  # characters in a pass-and-play player's name
 SAVED_GAME_UNREADABLE = "Your saved game could not be resumed."
 
 
-def page_view(state: GameState, seat: int = HUMAN, view: dict | None = None) -> dict:
+def page_view(state: GameState, seat: int = YOUR_SEAT, view: dict | None = None) -> dict:
     """A seat's view for the page (or ``view``, taken earlier): cards in display order, shows
     with labels, no list of counts in a muggins claim (the person types the points)."""
     view = state.view(seat) if view is None else view
@@ -65,7 +65,7 @@ def awaiting(state: GameState, seating: Seating = DEFAULT_SEATING) -> str:
 
 
 def reply(state: GameState, events: list[dict], seating: Seating = DEFAULT_SEATING,
-          seat: int = HUMAN) -> dict:
+          seat: int = YOUR_SEAT) -> dict:
     """The answer to the page after a new game, an action or a resume (see the module doc).
 
     With two people at the table (pass and play) the events carry nothing private (no dealt
@@ -241,7 +241,7 @@ def resume(request: dict) -> dict:
     return answer
 
 
-def said(state: GameState, seating: Seating = DEFAULT_SEATING, seat: int = HUMAN) -> list[str]:
+def said(state: GameState, seating: Seating = DEFAULT_SEATING, seat: int = YOUR_SEAT) -> list[str]:
     """Every line said to ``seat`` so far in the game, in order, as the page said them when they
     happened (the events a seat may see, narrated): the game log, rebuilt from the game.
 

@@ -14,10 +14,12 @@ from engine.cards import CARD_SPOKEN, RANK_OF, card_info, display_order  # noqa:
 from engine.game import PERSON, SKUNK_LINES, GameState
 from engine.scoring import number_name
 
-HUMAN = 0
+YOUR_SEAT = 0
+"""The seat of the person playing on this page (a seat number; what sits there is a seat kind,
+``engine.game.PERSON``)."""
 
-
-COMPUTER = 1
+COMPUTER_SEAT = 1
+"""The computer's seat in a two-player game against it."""
 
 
 SUBJECT = ("you", "the computer")
@@ -65,7 +67,7 @@ class Seating:
     def __init__(self, players: int = 2, pass_names: list[str] | None = None, you: int | None = None) -> None:
         self.players = players
         self.passing = pass_names is not None
-        self.you = you if self.passing else HUMAN
+        self.you = you if self.passing else YOUR_SEAT
         if self.passing:
             self.humans = list(range(players))
             self.subjects = list(pass_names)
@@ -73,7 +75,7 @@ class Seating:
                 self.subjects[you] = "you"
             self.names = list(pass_names)
         else:
-            self.humans = [HUMAN]
+            self.humans = [YOUR_SEAT]
             words = COMPUTER_WORDS[players]
             self.subjects = [w[0] for w in words]
             self.names = [w[1] for w in words]
@@ -404,11 +406,11 @@ def game_over_words(e: dict, seating: Seating = DEFAULT_SEATING) -> str:
     n = st.players
     if n == 2 and not st.passing:
         loser = 1 - winner
-        text = ("You win" if winner == HUMAN else "The computer wins") + ", " + _final_score(
+        text = ("You win" if winner == YOUR_SEAT else "The computer wins") + ", " + _final_score(
             scores, winner, n, e.get("target", 0))
         kind = e["skunks"][loser]
         if kind in SKUNK_WORDS:
-            text += f": {'the computer is' if loser == COMPUTER else 'you are'} {SKUNK_WORDS[kind]}"
+            text += f": {'the computer is' if loser == COMPUTER_SEAT else 'you are'} {SKUNK_WORDS[kind]}"
         return text + "."
     side = st.side_words(winner)
     verb = "win" if (side.startswith("you") or side.startswith("your")) else "wins"
@@ -445,7 +447,7 @@ def result(state: GameState, seating: Seating = DEFAULT_SEATING) -> dict | None:
             skunk = f"Double skunk: {SUBJECT[loser]} finished below {double}."
         elif kind == "skunk":
             skunk = f"Skunk: {SUBJECT[loser]} finished below {single}."
-        return {"winner": winner, "title": "You win!" if winner == HUMAN else "The computer wins",
+        return {"winner": winner, "title": "You win!" if winner == YOUR_SEAT else "The computer wins",
                 "score": _final_score(scores, winner, 2, state.target), "skunk": skunk, "skunk_kind": kind}
     n = state.players
     losers = [(winner + 1) % 4] if n == 4 else [s for s in range(n) if s != winner]
@@ -463,7 +465,7 @@ def result(state: GameState, seating: Seating = DEFAULT_SEATING) -> dict | None:
     if said:
         skunk = ("Double skunk: " if worst == "double_skunk" else "Skunk: ") + "; ".join(said) + "."
     side = seating.side_words(winner)
-    won = (winner % 2 == 0) if n == 4 else (winner == HUMAN)
+    won = (winner % 2 == 0) if n == 4 else (winner == YOUR_SEAT)
     if seating.passing and seating.is_you(winner):
         title, won = "You win!", True
     elif seating.passing:

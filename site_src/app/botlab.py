@@ -7,7 +7,7 @@ opaque origin (botlab_sandbox.py), so the bot's code can reach nothing of the si
 module starts it once the editor is ready: ``start`` runs the bot's code, then ``step`` is
 called again and again, each call playing games for STEP_SECONDS, so the progress shows between
 calls. Stop removes the frame, which ends its worker (a bot stuck in a loop cannot be
-interrupted any other way), and starts a fresh one. The code is kept in localStorage as it is typed (storage.py), and the example
+interrupted any other way), and starts a fresh one. The code is kept in localStorage as it is typed (local_storage.py), and the example
 bots are embedded in the page (``<script type="text/x-python" id="bot-example-NAME">``). Each
 game played comes back with its game code, and the games of a match (all of them once it is
 done, those played before a Stop or a failure) are offered in a list whose links open them in
@@ -28,7 +28,7 @@ from pyscript.ffi import create_proxy
 
 import botlab_sandbox
 import bridge
-import storage
+import local_storage
 
 CODE_KEY = "cribbage.botlab.code"
 PREVIOUS_KEY = "cribbage.botlab.previous"
@@ -132,7 +132,7 @@ def save_code(force=False):
     if len(code) > MAX_CODE:
         set_text("bot-saved", TOO_LONG)
         return
-    if storage.write(CODE_KEY, code):
+    if local_storage.write(CODE_KEY, code):
         set_text("bot-saved", KEPT)
 
 
@@ -168,7 +168,7 @@ def load_example(event):
         return
     current = get_code()
     if current.strip() != source.strip() and not is_example(current):
-        if len(current) <= MAX_CODE and storage.write(PREVIOUS_KEY, current):
+        if len(current) <= MAX_CODE and local_storage.write(PREVIOUS_KEY, current):
             show("bot-restore")
     set_code(source)
     save_code()
@@ -187,16 +187,16 @@ def is_example(code):
 
 def restore_code(event):
     """Bring back the code an example replaced."""
-    previous = storage.read(PREVIOUS_KEY)
+    previous = local_storage.read(PREVIOUS_KEY)
     if previous is None:
         show("bot-restore", False)
         return
     current = get_code()
     set_code(previous)
     if not is_example(current):
-        storage.write(PREVIOUS_KEY, current)
+        local_storage.write(PREVIOUS_KEY, current)
     else:
-        storage.remove(PREVIOUS_KEY)
+        local_storage.remove(PREVIOUS_KEY)
         show("bot-restore", False)
     save_code()
     set_text("bot-saved", "Your code is back. " + KEPT)
@@ -544,7 +544,7 @@ def on_editor_run(event):
 
 async def setup():
     """Wait for the editor, put the kept code in it, bind the controls, then start Python."""
-    storage.use_words(
+    local_storage.use_words(
         unavailable="This browser is not letting the site store anything, so your bot’s code will not be "
                     "kept after you leave the page: download it to keep it.",
         save_failed="Your bot’s code could not be kept on this device (storage is full or blocked): "
@@ -558,7 +558,7 @@ async def setup():
     handler = create_proxy(on_editor_run)
     _proxies.append(handler)
     script.handleEvent = handler
-    kept = storage.read(CODE_KEY)
+    kept = local_storage.read(CODE_KEY)
     current = get_code()
     _state["saved"] = kept if kept is not None else (current if is_example(current) else None)
     if kept is not None and kept != current:
@@ -567,9 +567,9 @@ async def setup():
         elif len(kept) <= MAX_CODE:
             # Typed into the editor before this ran: what was typed stays, the kept code is
             # one click away ("Bring back my code").
-            storage.write(PREVIOUS_KEY, kept)
+            local_storage.write(PREVIOUS_KEY, kept)
     save_code()
-    if storage.read(PREVIOUS_KEY) is not None:
+    if local_storage.read(PREVIOUS_KEY) is not None:
         show("bot-restore")
     bridge.on("#bot-load", "click", load_example)
     bridge.on("#bot-restore", "click", restore_code)

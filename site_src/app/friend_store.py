@@ -11,12 +11,12 @@ Runs in MicroPython on the main thread (keep to the subset). Keys, each holding 
   player allows a STUN server for live play across networks, and which.
 
 Nothing read here is trusted: the engine checks every text and record again before it is used,
-and an unreadable value is set aside (storage.keep_aside) with a notice. No function raises.
+and an unreadable value is set aside (local_storage.keep_aside) with a notice. No function raises.
 """
 
 import js
 
-import storage
+import local_storage
 
 KEY_GAMES = "cribbage.friends.v1"
 KEY_NETWORK = "cribbage.friendnet.v1"
@@ -26,16 +26,16 @@ MAX_GAMES = 20
 DEFAULT_STUN_HOST = "stun.l.google.com:19302"
 MAX_HOST = 100
 ENTRY_TEXTS = ("id", "invite", "secret")
-GAMES_RESET = "Your friend games could not be read." + storage.KEPT_ASIDE
+GAMES_RESET = "Your friend games could not be read." + local_storage.KEPT_ASIDE
 
 
 def _games():
-    text, data = storage.read_json(KEY_GAMES, GAMES_RESET)
+    text, data = local_storage.read_json(KEY_GAMES, GAMES_RESET)
     if text is None:
         return {}
     games = data.get("games") if isinstance(data, dict) and data.get("v") == VERSION else None
     if not isinstance(games, dict):
-        storage.keep_aside(KEY_GAMES, text, GAMES_RESET)
+        local_storage.keep_aside(KEY_GAMES, text, GAMES_RESET)
         return {}
     return {k: e for k, e in games.items() if is_entry(e) and e["id"] == k}
 
@@ -71,7 +71,7 @@ def put(entry):
     if len(games) > MAX_GAMES:
         keep = sorted(games.values(), key=lambda e: (-(e.get("time") or 0), e["id"]))[:MAX_GAMES]
         games = {e["id"]: e for e in keep}
-    return storage.write(KEY_GAMES, storage.dumps({"v": VERSION, "games": games}))
+    return local_storage.write(KEY_GAMES, local_storage.dumps({"v": VERSION, "games": games}))
 
 
 def save_game(game_id, game_json, meta, turn):
@@ -90,26 +90,26 @@ def remove(game_id):
     games = _games()
     if game_id in games:
         games.pop(game_id)
-        storage.write(KEY_GAMES, storage.dumps({"v": VERSION, "games": games}))
+        local_storage.write(KEY_GAMES, local_storage.dumps({"v": VERSION, "games": games}))
 
 
 def set_current(game_id):
     """Say which friend game this device is playing (None: an ordinary game is at the table)."""
     if game_id is None:
-        storage.remove(KEY_CURRENT)
+        local_storage.remove(KEY_CURRENT)
     else:
-        storage.write(KEY_CURRENT, storage.dumps(game_id))
+        local_storage.write(KEY_CURRENT, local_storage.dumps(game_id))
 
 
 def current():
     """The id of the friend game this device was playing when the page closed, or None."""
-    text, data = storage.read_json(KEY_CURRENT, "")
+    text, data = local_storage.read_json(KEY_CURRENT, "")
     return data if isinstance(data, str) else None
 
 
 def load_network():
     """The connection setting: ``{"stun": bool, "host": str}`` (STUN off by default)."""
-    text, data = storage.read_json(KEY_NETWORK, "")
+    text, data = local_storage.read_json(KEY_NETWORK, "")
     setting = {"stun": False, "host": DEFAULT_STUN_HOST}
     if isinstance(data, dict) and data.get("v") == VERSION:
         if isinstance(data.get("stun"), bool):
@@ -122,7 +122,7 @@ def load_network():
 
 def save_network(stun, host):
     """Remember whether a STUN server is allowed, and which."""
-    storage.write(KEY_NETWORK, storage.dumps({"v": VERSION, "stun": bool(stun),
+    local_storage.write(KEY_NETWORK, local_storage.dumps({"v": VERSION, "stun": bool(stun),
                                              "host": host if is_host(host) else DEFAULT_STUN_HOST}))
 
 

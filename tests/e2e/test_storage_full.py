@@ -1,6 +1,6 @@
 """A stored value too large to use and too large to copy aside is not said to be set aside.
 
-storage.py moves a value longer than it reads (MAX_VALUE) to KEY.backup before the page goes on;
+local_storage.py moves a value longer than it reads (MAX_VALUE) to KEY.backup before the page goes on;
 when storage has no room for that copy (the value fills it), the value stays where it was and
 the notice says so, instead of promising a copy that was never made.
 """

@@ -14,7 +14,7 @@ import board
 import bridge
 import friend_store
 from table import motion, records, store
-from table.state import (HUMAN, S, board_scores, humans, is_multi, log_console, model_from_view, q,
+from table.state import (YOUR_SEAT, S, board_scores, humans, is_multi, log_console, model_from_view, q,
                          seating_request, shown, side_seats, start_hand)
 from table.view import render, render_stats
 from table.prompt import announce, bring_into_view, set_waiting
@@ -375,7 +375,7 @@ def friend_turn():
 async def finish():
     """The game is over: say so, and count it in the statistics once (never a practice game)."""
     result = S["result"] or {}
-    won = result.get("won", result.get("winner") == HUMAN)
+    won = result.get("won", result.get("winner") == YOUR_SEAT)
     q("game-over-title").textContent = result.get("title") or ""
     q("game-over-detail").textContent = result.get("score") or ""
     q("game-over-skunk").textContent = result.get("skunk") or ""

@@ -1,7 +1,7 @@
 """The device's records of finished games (their codes, to replay) and of the deals of the day.
 
 Runs in MicroPython on the main thread (keep to the subset). Two localStorage keys, each JSON
-read through storage.py (measured, never trusted, set aside with a notice when unreadable):
+read through local_storage.py (measured, never trusted, set aside with a notice when unreadable):
 
 - ``cribbage.records.v1``: ``{"v": 1, "games": [{"code", "title", "score", "day", "daily"}]}``,
   the last ``MAX_GAMES`` finished games, newest last; a game code is a few hundred characters;
@@ -17,7 +17,7 @@ read through storage.py (measured, never trusted, set aside with a notice when u
 import js
 
 import bridge
-import storage
+import local_storage
 
 KEY_GAMES = "cribbage.records.v1"
 KEY_DAILY = "cribbage.daily.v1"
@@ -25,8 +25,8 @@ VERSION = 1
 MAX_GAMES = 20
 MAX_CODE = 4000
 MAX_TEXT = 200
-GAMES_RESET = "Your list of recent games could not be read, so it starts again." + storage.KEPT_ASIDE
-DAILY_RESET = "Your deal-of-the-day results could not be read, so they start again." + storage.KEPT_ASIDE
+GAMES_RESET = "Your list of recent games could not be read, so it starts again." + local_storage.KEPT_ASIDE
+DAILY_RESET = "Your deal-of-the-day results could not be read, so they start again." + local_storage.KEPT_ASIDE
 
 
 def today():
@@ -37,17 +37,17 @@ def today():
 
 def _is_game(entry):
     """True for a well-formed entry of the recent games."""
-    return (isinstance(entry, dict) and storage.is_text(entry.get("code")) and entry["code"].startswith("c1.")
+    return (isinstance(entry, dict) and local_storage.is_text(entry.get("code")) and entry["code"].startswith("c1.")
             and len(entry["code"]) <= MAX_CODE
-            and all(storage.is_text(entry.get(k)) and len(entry[k]) <= MAX_TEXT for k in ("title", "score", "day")))
+            and all(local_storage.is_text(entry.get(k)) and len(entry[k]) <= MAX_TEXT for k in ("title", "score", "day")))
 
 
 def _load_games():
-    text, obj = storage.read_json(KEY_GAMES, GAMES_RESET)
+    text, obj = local_storage.read_json(KEY_GAMES, GAMES_RESET)
     if obj is None:
         return []
     if not isinstance(obj, dict) or obj.get("v") != VERSION or not isinstance(obj.get("games"), list):
-        storage.keep_aside(KEY_GAMES, text, GAMES_RESET)
+        local_storage.keep_aside(KEY_GAMES, text, GAMES_RESET)
         return []
     return [entry for entry in obj["games"] if _is_game(entry)][-MAX_GAMES:]
 
@@ -67,15 +67,15 @@ def keep_game(code, title, score, daily=None):
         return False
     games = [g for g in _load_games() if g["code"] != entry["code"]]
     games.append(entry)
-    return storage.write(KEY_GAMES, storage.dumps({"v": VERSION, "games": games[-MAX_GAMES:]}))
+    return local_storage.write(KEY_GAMES, local_storage.dumps({"v": VERSION, "games": games[-MAX_GAMES:]}))
 
 
 def _load_days():
-    text, obj = storage.read_json(KEY_DAILY, DAILY_RESET)
+    text, obj = local_storage.read_json(KEY_DAILY, DAILY_RESET)
     if obj is None:
         return {}
     if not isinstance(obj, dict) or obj.get("v") != VERSION or not isinstance(obj.get("days"), dict):
-        storage.keep_aside(KEY_DAILY, text, DAILY_RESET)
+        local_storage.keep_aside(KEY_DAILY, text, DAILY_RESET)
         return {}
     return obj["days"]
 
@@ -94,6 +94,6 @@ async def keep_daily(result):
     if result["day"] not in days:
         days[result["day"]] = {"won": bool(result["won"]), "scores": list(result["scores"]),
                                "code": result["code"]}
-        storage.write(KEY_DAILY, storage.dumps({"v": VERSION, "days": days}))
+        local_storage.write(KEY_DAILY, local_storage.dumps({"v": VERSION, "days": days}))
         stats = await bridge.call("daily_stats", {"days": days, "today": today()})
     return stats

@@ -8,7 +8,7 @@ region, game log, callout). Reads the display model; calls no engine.
 from pyscript import document
 
 from table import coach, fit
-from table.state import (HUMAN, LIVE_KEEP, LOG_KEEP, S, discard_need, display_phase, info, is_multi, make,
+from table.state import (YOUR_SEAT, LIVE_KEEP, LOG_KEEP, S, discard_need, display_phase, info, is_multi, make,
                          others_left, q, shown, whose)
 from table.view import render_hand
 
@@ -34,7 +34,7 @@ def prompt_text(waiting, model):
             if discard_need() == 1 else ("Throw these two to " + crib + "?" if len(S["selected"]) == 2
                                         else "Choose two cards for " + crib + ".")
     if waiting == "discard":
-        crib_of = "your crib" if model["dealer"] == HUMAN else "the computer's crib"
+        crib_of = "your crib" if model["dealer"] == YOUR_SEAT else "the computer's crib"
         n = len(S["selected"])
         if n == 2:
             return "Throw these two to " + crib_of + "?"
@@ -93,7 +93,7 @@ def set_waiting(waiting):
             q("throw-button").textContent = ("Throw to your crib" if model["dealer"] == S["me"]
                                              else "Throw to " + whose(model["dealer"], False) + " crib")
         else:
-            q("throw-button").textContent = ("Throw to your crib" if model["dealer"] == HUMAN
+            q("throw-button").textContent = ("Throw to your crib" if model["dealer"] == YOUR_SEAT
                                              else "Throw to the computer's crib")
     if waiting == "next" and model is not None:
         q("next-button").textContent = "Deal hand " + str(model["hand_number"] + 1)

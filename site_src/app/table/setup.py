@@ -12,7 +12,7 @@ from pyscript import document, window
 import board
 import bridge
 import expert_engine
-import storage
+import local_storage
 from table import history, log, records, store
 
 GAME_REFUSED = "Your saved game could not be resumed, so a new one was started."
@@ -23,7 +23,7 @@ CHOICE_DAILY = ("Your deal of the day of {day} is not finished, and this link pl
                 "the game in progress ends if you play it so.")
 CHOICE_BACK = "Go back to the game in progress"
 CHOICE_NEW = "Deal this link's game"
-from table.state import (DIFFICULTY_WORDS, HUMAN, NAMES, S, blank_model, board_names, board_scores, cap,
+from table.state import (DIFFICULTY_WORDS, YOUR_SEAT, NAMES, S, blank_model, board_names, board_scores, cap,
                          is_multi, make, model_from_view, q, shown)
 from table.view import render
 from table.prompt import announce, set_waiting
@@ -86,7 +86,7 @@ def apply_seating(options, reply=None):
         S["names"] = list(options.get("names") or ["Player 1", "Player 2"])
     else:
         S["names"] = list(NAMES)
-    S["me"] = HUMAN
+    S["me"] = YOUR_SEAT
     S["hidden"] = S["passing"]
 
 
@@ -328,7 +328,7 @@ def meta_from(reply, recorded=False, started=None):
 
 def show_notices():
     """Show the storage notices (a saved game or statistics that could not be read)."""
-    notices = storage.notices()
+    notices = local_storage.notices()
     box = q("game-notice")
     if not notices or box is None:
         return
@@ -336,7 +336,7 @@ def show_notices():
     for text in notices:
         box.append(make("p", None, text))
     box.hidden = False
-    storage.clear_notices()
+    local_storage.clear_notices()
 
 
 def is_same_link(meta, options):

@@ -15,10 +15,12 @@ from cardview import make  # the page's one element maker (text only, never mark
 from table import store
 
 
-HUMAN = 0
+YOUR_SEAT = 0
+"""The seat of the person playing on this page (a seat number; what sits there is a seat kind,
+``engine.game.PERSON``)."""
 
-
-COMPUTER = 1
+COMPUTER_SEAT = 1
+"""The computer's seat in a two-player game against it."""
 
 
 NAMES = ["You", "Computer"]
@@ -59,7 +61,7 @@ S = {
     "players": 2,        # seats at the table
     "names": list(NAMES),  # short names by seat (the engine's, or the pass-and-play names)
     "passing": False,    # two people sharing the device (pass and play)
-    "me": HUMAN,         # the person whose cards the table shows (pass and play: either seat)
+    "me": YOUR_SEAT,         # the person whose cards the table shows (pass and play: either seat)
     "hidden": False,     # pass and play: both hands hidden until the next person taps
     "catching_up": False,  # a resumed game's last moves are being shown again (no waiting)
     "skip_show": False,  # the person asked for the rest of the counting at once (flow.on_skip_show)
@@ -136,7 +138,7 @@ def humans():
     """The people's seats (a friend game: this page's own)."""
     if S["friend"] is not None:
         return [S["me"]]
-    return [0, 1] if S["passing"] else [HUMAN]
+    return [0, 1] if S["passing"] else [YOUR_SEAT]
 
 
 def q(element_id):

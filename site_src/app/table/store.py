@@ -12,11 +12,11 @@ Runs in MicroPython on the main thread (keep to the subset). Keys, each holding 
 - ``cribbage.settings.v1``: ``{"v": 1, "difficulty", "target", "muggins", "speed", "go", "lay", "hints",
   "friend_name"}``.
 
-Nothing read from storage is trusted, and nothing stored can stop the page. storage.py measures
-a value before it reaches Python (``storage.MAX_VALUE`` characters at most); a longer one, or
+Nothing read from storage is trusted, and nothing stored can stop the page. local_storage.py measures
+a value before it reaches Python (``local_storage.MAX_VALUE`` characters at most); a longer one, or
 one that cannot be read (not JSON, the wrong shape or version, a game the engine refuses,
 statistics it cannot mend), is moved aside under the same key plus ``.backup`` (replacing an
-older backup) with a notice for the player (``storage.notices()``); the page carries on with a
+older backup) with a notice for the player (``local_storage.notices()``); the page carries on with a
 fresh value. When storage itself is unavailable every function still works, saving nothing.
 No function here raises.
 
@@ -41,7 +41,7 @@ from pyscript import window
 from pyscript.ffi import create_proxy
 
 import bridge
-import storage
+import local_storage
 
 GAME, PRACTICE, DAILY = "game", "practice", "daily"  # kinds of game; a day's is "daily:YYYY-MM-DD"
 KEY_GAME = "cribbage.game.v1"
@@ -63,7 +63,7 @@ NAME_MAX = 20
 DEFAULT_SETTINGS = {"difficulty": "easy", "target": 121, "muggins": False, "speed": "normal", "go": "auto",
                     "lay": "click", "hints": False, "friend_name": ""}
 
-KEPT_ASIDE = storage.KEPT_ASIDE
+KEPT_ASIDE = local_storage.KEPT_ASIDE
 GAME_RESET = "Your saved game could not be read." + KEPT_ASIDE
 PRACTICE_RESET = "Your saved practice game could not be read, so it was dealt again." + KEPT_ASIDE
 DAILY_RESET = "Your saved deal of the day could not be read, so it was dealt again." + KEPT_ASIDE
@@ -121,18 +121,18 @@ def daily_kind(day):
 
 def is_day_kind(kind):
     """True for the kind of a day's deal of the day."""
-    return storage.is_text(kind) and kind.startswith(DAILY + ":")
+    return local_storage.is_text(kind) and kind.startswith(DAILY + ":")
 
 
 def is_day(text):
     """True for text shaped YYYY-MM-DD (the engine checks the calendar)."""
-    return (storage.is_text(text) and len(text) == 10 and text[4] == "-" and text[7] == "-"
+    return (local_storage.is_text(text) and len(text) == 10 and text[4] == "-" and text[7] == "-"
             and (text[:4] + text[5:7] + text[8:]).isdigit())
 
 
 def link_kind(seed):
     """The kind of game a ``?seed=`` link plays: a day's deal of the day, or practice."""
-    if storage.is_text(seed) and seed.startswith(DAILY_PREFIX) and is_day(seed[len(DAILY_PREFIX):]):
+    if local_storage.is_text(seed) and seed.startswith(DAILY_PREFIX) and is_day(seed[len(DAILY_PREFIX):]):
         return daily_kind(seed[len(DAILY_PREFIX):])
     return PRACTICE
 
@@ -145,19 +145,19 @@ def _reset_notice(kind):
 
 def _valid_envelope(obj):
     """True if obj has the shape of a saved-game envelope (the engine checks the game itself)."""
-    return (isinstance(obj, dict) and obj.get("v") == GAME_VERSION and storage.is_text(obj.get("game"))
-            and isinstance(obj.get("meta"), dict) and storage.is_text(obj.get("tab")) and storage.is_int(obj.get("rev")))
+    return (isinstance(obj, dict) and obj.get("v") == GAME_VERSION and local_storage.is_text(obj.get("game"))
+            and isinstance(obj.get("meta"), dict) and local_storage.is_text(obj.get("tab")) and local_storage.is_int(obj.get("rev")))
 
 
 def _load_envelope(kind=GAME):
     """The saved-game envelope in kind's slot, or None; an unreadable one is set aside with a notice."""
     key = game_key(kind)
     notice = _reset_notice(kind)
-    text, obj = storage.read_json(key, notice)
+    text, obj = local_storage.read_json(key, notice)
     if obj is None:
         return None
     if not _valid_envelope(obj):
-        storage.keep_aside(key, text, notice)
+        local_storage.keep_aside(key, text, notice)
         return None
     return obj
 
@@ -188,8 +188,8 @@ def play_in(kind):
     """This tab now plays the game in kind's slot: it may save there (taking the slot from a tab
     that played it before), and watches for another tab saving there."""
     if _state["kind"] != kind or not _state["owner"]:
-        storage.set_action()
-        storage.withdraw(OTHER_TAB_TOOK, OTHER_TAB_OPEN)
+        local_storage.set_action()
+        local_storage.withdraw(OTHER_TAB_TOOK, OTHER_TAB_OPEN)
     _state["kind"] = kind
     _state["playing"] = True
     _state["owner"] = True
@@ -197,7 +197,7 @@ def play_in(kind):
     _state["rev"] = envelope["rev"] if envelope is not None else 0
     _post({"type": "playing", "tab": TAB_ID, "kind": kind})
     if kind in _state["others"] and envelope is not None:
-        storage.notice(OTHER_TAB_OPEN)
+        local_storage.notice(OTHER_TAB_OPEN)
 
 
 def playing():
@@ -208,7 +208,7 @@ def playing():
 def move_old_saves():
     """A deal of the day saved in the practice slot (where versions before the day's own slot
     kept it) moves to its day's slot, unless that slot holds a game already. Never raises."""
-    text = storage.read(KEY_PRACTICE)
+    text = local_storage.read(KEY_PRACTICE)
     if text is None:
         return
     try:
@@ -217,13 +217,13 @@ def move_old_saves():
     except Exception:
         return  # read_json sets an unreadable value aside when the practice slot is loaded
     kind = link_kind(seed)
-    if kind == PRACTICE or storage.read(game_key(kind)) is not None:
+    if kind == PRACTICE or local_storage.read(game_key(kind)) is not None:
         return
-    if not is_day(envelope["meta"].get("started")) and storage.is_int(envelope.get("time")) and envelope["time"] > 0:
+    if not is_day(envelope["meta"].get("started")) and local_storage.is_int(envelope.get("time")) and envelope["time"] > 0:
         envelope["meta"]["started"] = _day_of_time(envelope["time"])  # its last save: the best known
-        text = storage.dumps(envelope)
-    if storage.write(game_key(kind), text):
-        storage.remove(KEY_PRACTICE)
+        text = local_storage.dumps(envelope)
+    if local_storage.write(game_key(kind), text):
+        local_storage.remove(KEY_PRACTICE)
 
 
 def _day_of_time(ms):
@@ -238,8 +238,8 @@ def save_game(game_json, meta=None, kind=GAME):
     Returns True if saved. A game is saved only by the tab that plays it: nothing is saved once
     another tab has taken it over, until ``take_back``.
     """
-    if not storage.is_text(game_json):
-        storage.log("save_game needs the game's JSON text")
+    if not local_storage.is_text(game_json):
+        local_storage.log("save_game needs the game's JSON text")
         return False
     if kind != _state["kind"] or not _state["playing"]:
         play_in(kind)
@@ -253,7 +253,7 @@ def save_game(game_json, meta=None, kind=GAME):
     rev = max(_state["rev"], current["rev"] if current is not None else 0) + 1
     envelope = {"v": GAME_VERSION, "game": game_json, "meta": dict(meta or {}), "tab": TAB_ID,
                 "rev": rev, "time": int(js.Date.now())}
-    if not storage.write(game_key(kind), storage.dumps(envelope)):
+    if not local_storage.write(game_key(kind), local_storage.dumps(envelope)):
         return False
     _state["rev"] = rev
     return True
@@ -262,11 +262,11 @@ def save_game(game_json, meta=None, kind=GAME):
 def reject_game(message, kind=GAME):
     """Set aside a saved game the engine refused to resume, with a notice for the player."""
     key = game_key(kind)
-    text = storage.read(key)
+    text = local_storage.read(key)
     if text is not None:
-        storage.keep_aside(key, text, message + KEPT_ASIDE)
+        local_storage.keep_aside(key, text, message + KEPT_ASIDE)
     else:
-        storage.notice(message)
+        local_storage.notice(message)
     if kind == _state["kind"]:
         _state["rev"] = 0
 
@@ -278,9 +278,9 @@ def _valid_setting(key, value):
     """True if value is allowed for setting key (a level is any short lowercase name: the setup
     form offers the engine's levels and falls back to the first if a stored one is gone)."""
     if key == "difficulty":
-        return storage.is_text(value) and 0 < len(value) <= 20 and value.isalpha() and value.lower() == value
+        return local_storage.is_text(value) and 0 < len(value) <= 20 and value.isalpha() and value.lower() == value
     if key == "target":
-        return storage.is_int(value) and value in TARGETS
+        return local_storage.is_int(value) and value in TARGETS
     if key in ("muggins", "hints"):
         return isinstance(value, bool)
     if key == "speed":
@@ -290,7 +290,7 @@ def _valid_setting(key, value):
     if key == "lay":
         return value in LAY_CHOICES
     if key == "friend_name":
-        return storage.is_text(value) and len(value) <= NAME_MAX
+        return local_storage.is_text(value) and len(value) <= NAME_MAX
     return False
 
 
@@ -301,17 +301,17 @@ def load_settings():
     record that is not settings at all is set aside with a notice.
     """
     settings = dict(DEFAULT_SETTINGS)
-    text, obj = storage.read_json(KEY_SETTINGS, SETTINGS_RESET)
+    text, obj = local_storage.read_json(KEY_SETTINGS, SETTINGS_RESET)
     if obj is None:
         return settings
     if not isinstance(obj, dict) or obj.get("v") != SETTINGS_VERSION:
-        storage.keep_aside(KEY_SETTINGS, text, SETTINGS_RESET)
+        local_storage.keep_aside(KEY_SETTINGS, text, SETTINGS_RESET)
         return settings
     for key in DEFAULT_SETTINGS:
         if _valid_setting(key, obj.get(key)):
             settings[key] = obj[key]
         elif key in obj:
-            storage.notice(SETTING_RESET)
+            local_storage.notice(SETTING_RESET)
     return settings
 
 
@@ -324,7 +324,7 @@ def save_settings(settings):
                 clean[key] = settings[key]
     record = {"v": SETTINGS_VERSION}
     record.update(clean)
-    storage.write(KEY_SETTINGS, storage.dumps(record))
+    local_storage.write(KEY_SETTINGS, local_storage.dumps(record))
     return clean
 
 
@@ -333,21 +333,21 @@ def save_settings(settings):
 
 def save_stats(stats):
     """Store a statistics record (one the engine produced); returns True if stored."""
-    return storage.write(KEY_STATS, storage.dumps(stats))
+    return local_storage.write(KEY_STATS, local_storage.dumps(stats))
 
 
 async def verify_stats():
     """The saved statistics as the engine reads them: checked, mended where that is safe, or,
     when they are no record at all, set aside (with a notice) and started afresh."""
-    text = storage.read(KEY_STATS)
+    text = local_storage.read(KEY_STATS)
     reply = await bridge.call("stats_check", {"stats_text": text})
     if reply.get("kept_aside") and text is not None:
-        storage.log("statistics set aside:", reply.get("problem"))
-        storage.keep_aside(KEY_STATS, text, reply["notice"])
+        local_storage.log("statistics set aside:", reply.get("problem"))
+        local_storage.keep_aside(KEY_STATS, text, reply["notice"])
         save_stats(reply["stats"])
     elif reply.get("notice"):
-        storage.log("statistics mended:", "; ".join(reply.get("mended") or []))
-        storage.notice(reply["notice"])
+        local_storage.log("statistics mended:", "; ".join(reply.get("mended") or []))
+        local_storage.notice(reply["notice"])
         save_stats(reply["stats"])
     return reply["stats"]
 
@@ -368,7 +368,7 @@ async def record_game(game, seat=0, difficulty=None):
     back unchanged).
     """
     current = await verify_stats()
-    if not _state["owner"] or not storage.is_text(game):
+    if not _state["owner"] or not local_storage.is_text(game):
         return current
     reply = await bridge.call("stats_record", {"stats": current, "game": game, "seat": seat,
                                                "difficulty": difficulty})
@@ -383,20 +383,20 @@ def _lose_ownership():
     if not _state["owner"]:
         return
     _state["owner"] = False
-    storage.notice(OTHER_TAB_TOOK)
-    storage.set_action(TAKE_BACK_LABEL, _take_back_clicked)
+    local_storage.notice(OTHER_TAB_TOOK)
+    local_storage.set_action(TAKE_BACK_LABEL, _take_back_clicked)
     callback = _state["callback"]
     if callback is not None:
         try:
             callback(OTHER_TAB_TOOK)
         except Exception as error:
-            storage.log("other-tab callback failed:", error)
+            local_storage.log("other-tab callback failed:", error)
 
 
 def _on_storage(event):
     """Another tab changed localStorage: if it saved this tab's game, it owns the game now."""
     try:
-        saver = storage.JS.saver(event, game_key(_state["kind"]))
+        saver = local_storage.JS.saver(event, game_key(_state["kind"]))
         if saver is None or saver == "":
             return  # not the game, or the game was cleared elsewhere: nothing to take over
         tab, rev = str(saver[0]), int(saver[1])
@@ -404,7 +404,7 @@ def _on_storage(event):
             _state["rev"] = max(_state["rev"], rev)
             _lose_ownership()
     except Exception as error:
-        storage.log("storage event not understood:", error)
+        local_storage.log("storage event not understood:", error)
 
 
 def _on_channel(event):
@@ -417,22 +417,22 @@ def _on_channel(event):
         if data.get("type") == "hello":
             _post({"type": "here", "tab": TAB_ID, "to": data.get("tab"),
                    "kind": _state["kind"] if _state["playing"] else None})
-        elif data.get("type") in ("here", "playing") and storage.is_text(kind) and len(kind) <= 80:
+        elif data.get("type") in ("here", "playing") and local_storage.is_text(kind) and len(kind) <= 80:
             if kind not in _state["others"]:
                 _state["others"].append(kind)
             if (data.get("type") == "here" and data.get("to") == TAB_ID and not _state["other_open"]
                     and _state["playing"] and kind == _state["kind"]):
                 _state["other_open"] = True
-                if _state["owner"] and storage.read(game_key(kind)) is not None:
-                    storage.notice(OTHER_TAB_OPEN)
+                if _state["owner"] and local_storage.read(game_key(kind)) is not None:
+                    local_storage.notice(OTHER_TAB_OPEN)
     except Exception as error:
-        storage.log("tab message not understood:", error)
+        local_storage.log("tab message not understood:", error)
 
 
 def _post(message):
     channel = _state["channel"]
     if channel is not None:
-        storage.JS.post(channel, storage.dumps(message))
+        local_storage.JS.post(channel, local_storage.dumps(message))
 
 
 def watch_other_tabs(callback=None, on_take_back=None):
@@ -451,7 +451,7 @@ def watch_other_tabs(callback=None, on_take_back=None):
     handler = create_proxy(_on_storage)
     _proxies.append(handler)
     js.window.addEventListener("storage", handler)  # window.addEventListener via the proxy loses its "this"
-    channel = storage.JS.channel(CHANNEL_NAME)
+    channel = local_storage.JS.channel(CHANNEL_NAME)
     if channel is not None:
         listener = create_proxy(_on_channel)
         _proxies.append(listener)
@@ -467,8 +467,8 @@ def take_back():
     """
     envelope = _load_envelope(_state["kind"])
     _state["owner"] = True
-    storage.set_action()
-    storage.withdraw(OTHER_TAB_TOOK, OTHER_TAB_OPEN)
+    local_storage.set_action()
+    local_storage.withdraw(OTHER_TAB_TOOK, OTHER_TAB_OPEN)
     if envelope is None:
         _state["rev"] = 0
         return None

@@ -11,7 +11,7 @@ from pyscript import document
 
 import bridge
 from table import motion, records, score_strip
-from table.state import (COMPUTER, DIFFICULTY_WORDS, HUMAN, S, board_names, board_scores, cap, card_back,
+from table.state import (COMPUTER_SEAT, DIFFICULTY_WORDS, YOUR_SEAT, S, board_names, board_scores, cap, card_back,
                          card_face, display_phase, final_cards, final_crib, info, is_multi, log_console, make,
                          q, shown, who, whose)
 
@@ -48,7 +48,7 @@ def render_status(model):
             dealer = model["dealer"]
             parts.append("you deal" if dealer == S["me"] and not S["passing"] else S["names"][dealer] + " deals")
         else:
-            parts.append("you deal" if model["dealer"] == HUMAN else "the computer deals")
+            parts.append("you deal" if model["dealer"] == YOUR_SEAT else "the computer deals")
     parts.append("game to " + str(model["target"]))
     if S["players"] == 4:
         parts.append("partners")
@@ -141,8 +141,8 @@ def render_seats(model):
                                  else ("Your cards" if S["hidden"] else "You"))
     if S["players"] == 4:
         q("you-name").textContent = "You (with Partner)"
-    for seat, prefix in ((HUMAN, "you"), (COMPUTER, "cpu")):
-        shown_seat = me if seat == HUMAN else (1 - me if S["players"] == 2 else seat)
+    for seat, prefix in ((YOUR_SEAT, "you"), (COMPUTER_SEAT, "cpu")):
+        shown_seat = me if seat == YOUR_SEAT else (1 - me if S["players"] == 2 else seat)
         score = q("score-" + str(seat))
         text = str(model["scores"][shown_seat])  # the engine's scores stop at the target
         if score.textContent != text:
@@ -203,7 +203,7 @@ def render_middle(model):
     crib.setAttribute("data-size", str(model["crib_size"]))
     if model["hand_number"]:
         q("crib-label").textContent = ((whose(model["dealer"]) + " crib") if is_multi() else
-                                       ("Your crib" if model["dealer"] == HUMAN else "Computer's crib"))
+                                       ("Your crib" if model["dealer"] == YOUR_SEAT else "Computer's crib"))
     q("count").textContent = str(model["count"])
     laid = q("laid")
     laid.replaceChildren()
@@ -214,7 +214,7 @@ def render_middle(model):
             item = make("li", "laid-item cut-item")
             item.append(card_face(card))
             item.append(make("span", "laid-by", (who(seat) if is_multi() else
-                                                 ("You" if seat == HUMAN else "Computer")) + " cut"))
+                                                 ("You" if seat == YOUR_SEAT else "Computer")) + " cut"))
             laid.append(item)
         laid.setAttribute("aria-label", "The cut for first deal")
         q("count-box").hidden = True
@@ -231,12 +231,12 @@ def render_middle(model):
         item = make("li", cls)
         face = card_face(card)
         owner = ((", yours" if mine and not S["passing"] else ", " + whose(seat, False)) if is_multi()
-                 else (", yours" if seat == HUMAN else ", the computer's"))
+                 else (", yours" if seat == YOUR_SEAT else ", the computer's"))
         face.setAttribute("aria-label", info(card)["spoken"] + owner + ("" if current else ", earlier count"))
         item.append(face)
         if current:
             tag = make("span", "laid-by", (("You" if mine and not S["passing"] else S["names"][seat])
-                                           if is_multi() else ("You" if seat == HUMAN else "CPU")))
+                                           if is_multi() else ("You" if seat == YOUR_SEAT else "CPU")))
             tag.setAttribute("aria-hidden", "true")
             item.append(tag)
         laid.append(item)
@@ -312,7 +312,7 @@ def show_title(record):
     """"Your hand", "Computer's crib" and so on."""
     if is_multi():
         return whose(record["seat"]) + " " + record["show"]
-    return ("Your " if record["seat"] == HUMAN else "Computer's ") + record["show"]
+    return ("Your " if record["seat"] == YOUR_SEAT else "Computer's ") + record["show"]
 
 
 def render_shows(model):
@@ -331,7 +331,7 @@ def render_shows(model):
     if counting:
         block = make("section", "show-block is-counting")
         title = ("Count " + ((whose(counting["seat"], False) + " ") if is_multi() else
-                             ("your " if counting["seat"] == HUMAN else "the computer's ")) + counting["show"])
+                             ("your " if counting["seat"] == YOUR_SEAT else "the computer's ")) + counting["show"])
         head = make("h3", "show-title", title)
         block.append(head)
         block.append(show_cards(counting["cards"], counting["starter"]))
@@ -376,7 +376,7 @@ def show_block(index, record):
     block.append(spoken)
     claimed = record.get("claimed")
     if claimed is not None and claimed != record["total"]:
-        claimer = who(record["seat"]) if is_multi() else ("You" if record["seat"] == HUMAN else "The computer")
+        claimer = who(record["seat"]) if is_multi() else ("You" if record["seat"] == YOUR_SEAT else "The computer")
         if claimed < record["total"]:
             said = "; muggins took the other " + str(record["total"] - claimed) + "."
         else:
