@@ -141,7 +141,7 @@ def new_game(request: dict) -> dict:
 
 @endpoint
 def resume_game(request: dict) -> dict:
-    """Check a saved ``game`` (JSON text) with engine.game.from_json and reply with its view."""
+    """Check a saved ``game`` (JSON text) with engine.record.from_json and reply with its view."""
     from engine import host
 
     return host.resume(request)
@@ -383,7 +383,7 @@ def _replayed(state, viewer=None) -> dict:
 def share_code(request: dict) -> dict:
     """The code of a saved ``game`` (its JSON text): ``{"code", "length"}``."""
     from engine import share
-    from engine.game import from_json
+    from engine.record import from_json
 
     state = from_json(request["game"])
     code = share.encode(state)
@@ -398,7 +398,7 @@ def replay_game(request: dict) -> dict:
     table (by default the first person's seat, else seat 0; a bot lab game's from the bot's).
     A game not yet over is seen only from a person's seat (``_replayed``)."""
     from engine import share
-    from engine.game import from_json
+    from engine.record import from_json
 
     if "code" in request:
         state = share.decode(request["code"])
@@ -439,7 +439,7 @@ def daily_result(request: dict) -> dict:
     page started the game: a game started on another day than its deal's counts for none, and
     is refused with the reason (``daily.counted_day``)."""
     from engine import daily, share
-    from engine.game import from_json
+    from engine.record import from_json
 
     state = from_json(request["game"])
     reply = daily.result(state)

@@ -17,7 +17,7 @@ for all the samples that have seen the same play, as at the table. The card with
 average, plus half hard's price of it while the points of the play alone decide, wins.
 The search plays for the game: a side that reaches the target in the play wins at once, and
 near the end each sample's shows (the pone counts first) decide who gets home, and when nobody
-does, the chance of winning from the points each side then needs (engine.board), so the expert
+does, the chance of winning from the points each side then needs (engine.win_chance), so the expert
 pegs out when it can, keeps the count safe when the other side is close, and weighs a point
 pegged by what it is worth on the board.
 

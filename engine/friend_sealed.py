@@ -193,15 +193,19 @@ def is_first_message(text: object) -> bool:
 
 
 def join(request: dict) -> dict:
-    """The friend's sealed game, from the inviter's first ``message`` (``invite``, ``reply``,
-    ``secret``: the friend's own, as in the reply; ``seal_secret`` optional)."""
+    """The friend's sealed game, from the inviter's first ``message`` (or ``messages``: the first
+    and those that came with it) with ``invite``, ``reply``, ``secret`` (the friend's own, as in
+    the reply) and ``seal_secret`` (optional)."""
+    texts = request.get("messages")
+    if texts is None:
+        texts = [request.get("message")]
     try:
-        message = json.loads(request.get("message"))
+        message = json.loads(texts[0])
         inviter = message["m"]["secret"]
-    except (TypeError, ValueError, KeyError):
+    except (TypeError, ValueError, KeyError, IndexError):
         raise FriendError("The first message of a sealed game lacks the inviter's secret.") from None
     answer = begin(dict(request, seat=1, inviter_secret=inviter))
-    taken = receive({"game": answer["game"], "message": request.get("message")})
+    taken = receive({"game": answer["game"], "messages": texts})
     taken["send"] = answer["send"] + taken["send"]
     return taken
 
@@ -240,11 +244,27 @@ def hello(request: dict) -> dict:
 
 
 def receive(request: dict) -> dict:
-    """A ``message`` from the other page for the sealed ``game``: taken in its place (one
-    already taken is ignored; one that comes early asks for those before it again)."""
+    """A ``message`` from the other page for the sealed ``game`` (or ``messages``, several that
+    came together, taken in order with one answer): each taken in its place (one already taken
+    is ignored; one that comes early asks for those before it again)."""
     kept, game = _held(request)
+    texts = request.get("messages")
+    if texts is None:
+        texts = [request.get("message")]
+    if not isinstance(texts, list) or not texts:
+        raise FriendError("This message is not one of this sealed game's.")
+    waiting = _is_waiting(game)
+    send: list = []
+    for text in texts:
+        if not _take(kept, game, text, send):
+            break
+    return _answer(kept, game, send, waited=waiting)
+
+
+def _take(kept: dict, game: SealedGame, text: object, send: list) -> bool:
+    """One message of ``receive``; False when it asks for lost ones again (the rest then waits)."""
     try:
-        message = json.loads(request.get("message"))
+        message = json.loads(text)
     except (TypeError, ValueError):
         message = None
     if not isinstance(message, dict) or message.get("id") != kept["id"] or message.get("t") not in (SEAL, HELLO):
@@ -253,18 +273,17 @@ def receive(request: dict) -> dict:
         got = message.get("got")
         if type(got) is not int or not 0 <= got <= len(kept["sent"]):
             raise FriendError("The other page's greeting does not fit this game.")
-        send = [canonical_json({"t": SEAL, "id": kept["id"], "q": q, "m": kept["sent"][q]})
-                for q in range(got, len(kept["sent"]))]
-        return _answer(kept, game, send, table=False)
-    waiting = _is_waiting(game)
+        send.extend(canonical_json({"t": SEAL, "id": kept["id"], "q": q, "m": kept["sent"][q]})
+                    for q in range(got, len(kept["sent"])))
+        return True
     place, inner = message.get("q"), message.get("m")
     if type(place) is not int or place < 0 or not isinstance(inner, dict):
         raise FriendError("This message is not one of this sealed game's.")
     if place < kept["got"]:
-        return _answer(kept, game, [], table=False)
+        return True
     if place > kept["got"]:  # messages were lost on the way: ask for them again
-        return dict(_answer(kept, game, [], table=False),
-                    send=[canonical_json({"t": HELLO, "id": kept["id"], "got": kept["got"]})])
+        send.append(canonical_json({"t": HELLO, "id": kept["id"], "got": kept["got"]}))
+        return False
     try:
         if inner.get("s") == "begin":
             commit = inner.get("seal")
@@ -276,4 +295,4 @@ def receive(request: dict) -> dict:
     except SealError as error:
         raise FriendError(str(error)) from None
     kept["got"] += 1
-    return _answer(kept, game, [], waited=waiting)
+    return True

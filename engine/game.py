@@ -1,6 +1,6 @@
 """The whole game of cribbage as one JSON-serialisable state object, in the OpenSpiel shape.
 
-A game is made by ``new_game`` (or loaded by ``from_json``) and driven by actions::
+A game is made by ``new_game`` (or loaded by ``engine.record.from_json``) and driven by actions::
 
     state = new_game(seed="practice-1")          # seed=None: fresh fair-deal seeds every hand
     while not state.is_over:
@@ -17,6 +17,7 @@ A game is made by ``new_game`` (or loaded by ``from_json``) and driven by action
 >>> events = state.apply(state.legal_actions()[0])
 >>> [e["type"] for e in events], state.to_act
 (['discard'], 1)
+>>> from engine.record import from_json
 >>> from_json(state.to_json()).to_json() == state.to_json()
 True
 
@@ -133,7 +134,7 @@ friend game's hands are dealt from joint seeds, one part from each player (``eng
 Saved games
 -----------
 ``to_json()`` is the game's record (``engine.record``): its rules, seating, seed and every
-action of every hand, and nothing that follows from them. ``from_json`` replays the record and
+action of every hand, and nothing that follows from them. ``engine.record.from_json`` replays it and
 refuses, with ``GameFormatError`` (a ``ValueError``), anything that is not exactly such a game.
 The record holds the seed, so it is for the device's own storage, never for an opponent
 (opponents and the UI get views).
@@ -142,7 +143,7 @@ Skunks: with a target of 121 the loser is skunked at 90 or fewer and double-skun
 in the 61-point game a loser below 31 is skunked (there is no double skunk).
 """
 
-from engine import fairdeal
+from engine import fairdeal, record_format
 from engine.cards import JACK, RANK_OF, VALUE_OF, card_name, is_card
 from engine.compat import Memo, combinations
 from engine.messages import quoted
@@ -280,11 +281,11 @@ def new_game(seed: "str | int | None" = None, target: int = 121, muggins: bool =
 
 
 class GameState:
-    """A game in progress: rules, scores, the current hand; build with new_game or from_json."""
+    """A game in progress: rules, scores, the current hand; build with new_game or record.from_json."""
 
     def __init__(self, players: int, target: int, muggins: bool, base_seed: str, practice: bool = True,
                  seats: "list[str] | None" = None, names: "list[str] | None" = None) -> None:
-        """Set up an empty game shell (use new_game or from_json instead)."""
+        """Set up an empty game shell (use new_game or record.from_json instead)."""
         self.players = players
         self.target = target
         self.muggins = muggins
@@ -734,30 +735,12 @@ class GameState:
         return seat_view(self, seat)
 
     # ----------------------------------------------------------------------------------------
-    # Saving (engine/record.py: a game is saved as a record of its rules, seating and actions)
+    # Saving (engine/record_format.py writes the record of its rules, seating and actions)
 
     def to_dict(self) -> dict:
-        """The saved record as a fresh JSON-ready dict (see engine.record)."""
-        from engine import record
-
-        return record.to_record(self)
+        """The saved record as a fresh JSON-ready dict (engine.record_format; engine.record loads it)."""
+        return record_format.to_record(self)
 
     def to_json(self) -> str:
         """The saved record as canonical JSON text (it holds the seed: not for other seats)."""
-        from engine import record
-
-        return record.record_text(record.to_record(self))
-
-
-def from_json(text: str) -> "GameState":
-    """Load a game saved by to_json, replaying every hand (engine.record.from_json)."""
-    from engine import record
-
-    return record.from_json(text)
-
-
-def from_dict(data: object) -> "GameState":
-    """Load a game from the dict form of to_json (engine.record.from_dict)."""
-    from engine import record
-
-    return record.from_dict(data)
+        return record_format.record_text(record_format.to_record(self))

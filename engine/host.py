@@ -25,13 +25,13 @@ says a count (of a hand or crib) or a claim (for the card just laid) is due. Nar
 
 from engine import record
 from engine.compat import strict_json
-from engine.game import MAX_SEED_TEXT, PERSON, PLAYER_COUNTS, TARGETS, GameState, events_for, from_json, new_game
+from engine.game import MAX_SEED_TEXT, PERSON, PLAYER_COUNTS, TARGETS, GameState, events_for, new_game
+from engine.record import from_json
 from engine.messages import quoted, visible_text
 from engine.narration import (DEFAULT_SEATING, YOUR_SEAT, Seating, card_info, display_order, dress_show, event_cards,
                               game_over_words, narrate, result, view_cards)
 from engine.players import PLAYER_NAMES
 
-DIFFICULTIES = PLAYER_NAMES
 
 
 MAX_NAME = 20  # characters in a pass-and-play player's name
@@ -106,9 +106,9 @@ def reply(state: GameState, events: list[dict], seating: Seating = DEFAULT_SEATI
 
 def _difficulty(request: dict) -> str:
     difficulty = request.get("difficulty", "easy")
-    if difficulty not in DIFFICULTIES:
-        levels = ", ".join(DIFFICULTIES[:-1]) + " or " + DIFFICULTIES[-1]
-        raise ValueError(f"The computer plays {levels}, not {quoted(difficulty)}.")
+    if difficulty not in PLAYER_NAMES:
+        names = ", ".join(PLAYER_NAMES[:-1]) + " or " + PLAYER_NAMES[-1]
+        raise ValueError(f"The computer plays {names}, not {quoted(difficulty)}.")
     return difficulty
 
 

@@ -15,7 +15,7 @@ chance of winning on a scale of points, ``WIN_VALUE`` for a won game and minus t
 one: a side that reaches its target in the play wins there and then; when the play ends without
 a winner the ``Leaf`` decides: the pone's show is counted first, then the dealer's hand and
 crib, and either may take its side home; otherwise the chance that side 0 wins from the points
-each side then needs, with the pone of this hand dealing the next (engine.board).
+each side then needs, with the pone of this hand dealing the next (engine.win_chance).
 
 >>> search = Search(Leaf(need=(121, 121), shows=(0, 0), pone=1))
 >>> values = search.card_values((4, 12), (9, 9), (), 0)  # 5 and K against two tens, side 0 leads
@@ -23,7 +23,7 @@ each side then needs, with the pone of this hand dealing the next (engine.board)
 True
 """
 
-from engine.board import win_chance
+from engine.win_chance import win_chance
 from engine.pegging import MAX_COUNT, RANK_BYTES, RANK_VALUE, model_choice, peg
 
 WIN_VALUE = 60.0  # reaching the target: about a game's worth of points

@@ -37,15 +37,13 @@ True
 """
 
 from engine import fairdeal
-from engine.compat import canonical_json, sha256_hex, strict_json
+from engine.compat import strict_json
 from engine.game import (MAX_HANDS, MAX_SEED_TEXT, PERSON, PLAYER_COUNTS, TARGETS, GameFormatError, GameState,
                          IllegalActionError, new_game)
 from engine.messages import quoted, visible_text
+from engine.record_format import CHECK_DIGITS, FORMAT_NAME, FORMAT_VERSION, record_check
 from engine.players import PLAYER_NAMES, get_player
 
-FORMAT_NAME = "cribbage-game"
-FORMAT_VERSION = 2
-CHECK_DIGITS = 16
 COMPUTER_SEED = "table"  # a seated computer's decisions depend only on this, its level and its view
 MAX_ACTIONS = 64  # far more than one hand can take
 MAX_NAME = 40  # characters of a person's name kept with the game
@@ -123,58 +121,6 @@ def replay_moves(state: GameState, game: "GameState | None" = None):
         move = Move(game, action)
         yield move
         move.apply()
-
-
-def to_record(state: GameState) -> dict:
-    """The saved record of a game (a fresh dict), with its check."""
-    hands = [{"commitment": h["commitment"], "actions": [dict(a) for a in h["actions"]]}
-             for h in state.history]
-    hands.append({"commitment": state.commitment, "actions": [dict(a) for a in state.actions]})
-    record = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "players": state.players,
-              "target": state.target, "muggins": state.muggins, "practice": state.practice,
-              "seed": state.base_seed, "seats": list(state.seats),
-              "names": None if state.names is None else list(state.names), "hands": hands}
-    if state.hinted:
-        record["hinted"] = True
-    if state.peg_claims:
-        record["peg_claims"] = True
-    record["check"] = record_check(record)
-    return record
-
-
-def _action_text(action: dict) -> str:
-    """One canonical action as canonical JSON, written directly (the quick path of record_text)."""
-    kind = action["type"]
-    if kind == "play":
-        return '{"card":%d,"type":"play"}' % action["card"]
-    if kind in ("count", "claim"):
-        return '{"points":%d,"type":"%s"}' % (action["points"], kind)
-    return '{"cards":[%s],"type":"discard"}' % ",".join(str(c) for c in action["cards"])
-
-
-def record_text(record: dict) -> str:
-    """The record as canonical JSON (keys sorted, no spaces): the same text in every interpreter.
-
-    The hands are written directly rather than by ``compat.canonical_json``, which would take
-    several times as long in the browser's interpreter for the part that grows, the actions.
-    """
-    parts = []
-    for key in sorted(record):
-        value = record[key]
-        if key == "hands":
-            text = "[" + ",".join('{"actions":[%s],"commitment":%s}' % (
-                ",".join(_action_text(a) for a in h["actions"]), canonical_json(h["commitment"]))
-                for h in value) + "]"
-        else:
-            text = canonical_json(value)
-        parts.append(canonical_json(key) + ":" + text)
-    return "{" + ",".join(parts) + "}"
-
-
-def record_check(record: dict) -> str:
-    """The record's check: the start of the SHA-256 of its canonical text without ``check``."""
-    body = {key: value for key, value in record.items() if key != "check"}
-    return sha256_hex(record_text(body))[:CHECK_DIGITS]
 
 
 # --------------------------------------------------------------------------------------------
@@ -297,13 +243,13 @@ def replay(data: object, tail: bool = False) -> tuple:
             _need(not state.is_over, f"hand {number} has actions after the end of the game")
             _need(state.hand_number == number, f"hand {number}'s actions run past its end")
             seat = state.to_act
-            level = state.seats[seat]
-            if level == PERSON:
+            kind = state.seats[seat]
+            if kind == PERSON:
                 if tail:
                     before = _views(state)
                     events = []
             else:
-                _need(level in PLAYER_NAMES, f"no computer plays at the level {quoted(level)}")
+                _need(kind in PLAYER_NAMES, f"no computer is called {quoted(kind)}")
                 chosen = computer_action(state)
                 _need(chosen == action, f"action {k + 1} of hand {number} is not the one the computer made")
             try:

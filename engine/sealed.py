@@ -14,12 +14,14 @@ from its own secret and committed (``fairdeal.commitment``) in its first message
 The hand, in three messages before anyone sees a card:
 
 1. seat 0 sends ``first[i] = x * CARD(order0[i])``, its shuffle of the deck, every card locked;
-2. seat 1 sends ``final[j] = y_j * first[order1[j]]``: the deck shuffled again, each position
-   under a key of its own. Position j now holds ``fairdeal.shuffled_deck(joint)[j]`` for the
-   joint seed ``"<seed0>:<seed1>"``, which is how the hand is dealt (``fairdeal``, step 6).
-   It sends the deck in parts (seat 0's six cards, then the rest of the first ``HEAD``
-   positions: seat 1's six and the starter, and the rest before the end of the hand): each
-   position is under its own key, so a part tells no more than the whole;
+2. seat 1 shuffles that deck again and locks each position under a key of its own:
+   ``final[j] = y_j * first[order1[j]]``. Position j now holds
+   ``fairdeal.shuffled_deck(joint)[j]`` for the joint seed ``"<seed0>:<seed1>"``, which is how
+   the hand is dealt (``fairdeal``, step 6). Seat 0's six cards it opens at once by index
+   (``order1[j]``: which card of seat 0's own deck position j holds, telling seat 0 only its
+   own cards), so seat 0 reads them with no arithmetic at all. It sends the final deck in
+   parts: first its own six positions, then the others before it makes its first move of the
+   hand; each position is under its own key, so a part tells no more than the whole;
 3. openings: to let the other side read position j, seat 1 sends ``y_j`` (64 hex digits, the
    scalar little-endian) and seat 0 sends ``x^-1 * final[j]`` (an encoded point); the reader
    takes off its own part (``(x * y_j)^-1 * final[j]`` for seat 0, ``y_j^-1 * share`` for seat 1)
@@ -53,12 +55,12 @@ SCALAR_BYTES = 32
 SHARE_HEX = 2 * POINT_BYTES  # characters of one point or key in a message
 HEAD = 13
 """Positions of the final deck a two-player hand reads before the show (both hands and the
-starter: 0..12), which seat 1 sends first."""
+starter: 0..12)."""
 CHUNK = 7
 """Cards one step of the shuffles locks (``first_step``, ``final_step``): a move asked for
 meanwhile waits for one step only."""
 REST = list(range(HEAD, 52))
-"""The positions of the final deck sent last, before the end of the hand."""
+"""The positions of the final deck past the head (no card of them is read before the show)."""
 _PREPARED: list = []  # [seed, locked deck] worked out ahead of a game (``prepare``), the last two
 
 
@@ -147,9 +149,11 @@ class SealedHand:
     >>> a, b = SealedHand(0, "0" * 32, "Ann"), SealedHand(1, "1" * 32, "Bob")
     >>> b.take_first(a.first_deck(), a.commitment)
     >>> while not b.final_step(): pass
-    >>> a.take_final(b.final_part(list(range(52))), b.commitment, list(range(52)))
-    >>> card = a.read(0, b.share(0))
-    >>> card == fairdeal.shuffled_deck("0" * 32 + ":" + "1" * 32)[0]
+    >>> a.take_final(b.commitment)
+    >>> a.read_own(0, b.own_index(0)) == fairdeal.shuffled_deck("0" * 32 + ":" + "1" * 32)[0]
+    True
+    >>> a.take_part(b.final_part(list(range(52))), list(range(52)))
+    >>> a.read(7, b.share(7)) == fairdeal.shuffled_deck("0" * 32 + ":" + "1" * 32)[7]
     True
     >>> a.check(b.seed) == b.check(a.seed) == "0" * 32 + ":" + "1" * 32
     True
@@ -166,11 +170,13 @@ class SealedHand:
         self.their_commitment = None
         self.first = None  # the deck after seat 0's shuffle (points; at seat 1, None until decoded)
         self.final = None  # the deck after seat 1's: position -> point, as its parts are made or come
-        self._order = None  # seat 1: its shuffle
+        self._order = None  # its shuffle (seat 1: once seat 0's deck has come)
         self.read_cards: dict = {}  # position -> card this side read
         self.shared: list = []  # positions this side opened for the other
         self._secret = lock_of(self.seed) if seat == 0 else None
         self._keys: dict = {}
+        self._inverses: dict = {}  # seat 1: position -> the inverse of its key (invert_keys)
+        self._inverse = None  # seat 0: the inverse of its lock (_unlock)
         self._made: list = []  # seat 0: the part of its deck locked so far
         self._first_text = None  # seat 0: its deck's text, once made
         self._texts: list = []  # seat 1: seat 0's deck as it came (decoded as it is used)
@@ -181,6 +187,28 @@ class SealedHand:
         if key is None:
             key = self._keys[position] = key_of(self.seed, position)
         return key
+
+    def _unlock(self) -> int:
+        """Seat 0: the inverse of its lock (worked out once)."""
+        if self._inverse is None:
+            self._inverse = ristretto.inverse_scalar(self._secret)
+        return self._inverse
+
+    def invert_keys(self, positions: list) -> None:
+        """Seat 1: the inverses of its keys at ``positions``, worked out together (one inversion
+        for them all), ready for ``read``."""
+        todo = [j for j in positions if j not in self._inverses]
+        if not todo:
+            return
+        product = 1
+        prefix = []
+        for j in todo:
+            prefix.append(product)
+            product = product * self._key(j) % ristretto.ORDER
+        inverse = ristretto.inverse_scalar(product)
+        for j, before in zip(reversed(todo), reversed(prefix)):
+            self._inverses[j] = inverse * before % ristretto.ORDER
+            inverse = inverse * self._key(j) % ristretto.ORDER
 
     def _take_commitment(self, commitment: object) -> None:
         try:
@@ -197,9 +225,11 @@ class SealedHand:
             return True
         if not self._made:
             self._made, self._first_text = _prepared(self.seed)
-        order = fairdeal.shuffled_deck(self.seed)
+        if self._order is None:
+            self._order = fairdeal.shuffled_deck(self.seed)
         start = len(self._made)
-        self._made.extend(ristretto.mul(self._secret, ristretto.CARD_POINTS[c]) for c in order[start:start + CHUNK])
+        self._made.extend(ristretto.mul(self._secret, ristretto.CARD_POINTS[c])
+                          for c in self._order[start:start + CHUNK])
         if len(self._made) == DECK_SIZE:
             self.first = self._made
         return self.first is not None
@@ -228,13 +258,24 @@ class SealedHand:
     def _lock(self, j: int) -> None:
         self.final[j] = ristretto.mul(self._key(j), self._first_point(self._order[j]))
 
+    def _start_final(self) -> None:
+        if self.final is None:
+            self._order = fairdeal.shuffled_deck(self.seed)
+            self.final = {}
+
+    def own_index(self, position: int) -> int:
+        """Seat 1: which card of seat 0's deck its ``position`` holds, to open one of seat 0's
+        own cards for it (``read_own``)."""
+        assert self.seat == 1 and self.first is not None
+        self._start_final()
+        self.shared.append(position)
+        return self._order[position]
+
     def final_part(self, positions: list) -> str:
         """Seat 1: these positions of its deck (seat 0's deck shuffled again, each position under
         its own key), worked out if they are not yet, as a message carries them."""
         assert self.seat == 1 and self.first is not None
-        if self.final is None:
-            self._order = fairdeal.shuffled_deck(self.seed)
-            self.final = {}
+        self._start_final()
         for j in positions:
             if j not in self.final:
                 self._lock(j)
@@ -242,18 +283,17 @@ class SealedHand:
 
     def final_step(self) -> bool:
         """Seat 1: ``CHUNK`` more positions of its deck; True once the whole deck is done."""
-        self.final_part([])
+        self._start_final()
         left = [j for j in range(DECK_SIZE) if j not in self.final][:CHUNK]
         for j in left:
             self._lock(j)
         return len(self.final) == DECK_SIZE
 
-    def take_final(self, text: object, commitment: object, positions: list) -> None:
-        """Seat 0: seat 1's commitment and the first part of its deck, at ``positions``."""
+    def take_final(self, commitment: object) -> None:
+        """Seat 0: seat 1's commitment, which comes with its shuffle (its deck comes in parts)."""
         assert self.seat == 0 and self.first is not None
         self._take_commitment(commitment)
         self.final = {}
-        self.take_part(text, positions)
 
     def take_part(self, text: object, positions: list) -> None:
         """Seat 0: a part of seat 1's deck, at ``positions``; SealError if it is not distinct
@@ -276,7 +316,7 @@ class SealedHand:
         self.shared.append(position)
         if self.seat == 1:
             return hexlify(self._key(position).to_bytes(SCALAR_BYTES, "little")).decode("ascii")
-        unlocked = ristretto.mul(ristretto.inverse_scalar(self._secret), self.final[position])
+        unlocked = ristretto.mul(self._unlock(), self.final[position])
         return hexlify(ristretto.encode(unlocked)).decode("ascii")
 
     def read(self, position: int, share: object) -> int:
@@ -286,17 +326,30 @@ class SealedHand:
             key = int.from_bytes(data, "little")
             if not 0 < key < ristretto.ORDER:
                 raise SealError(f"{self.other}'s opening of a card is not a key.")
-            point = ristretto.mul(ristretto.inverse_scalar(self._secret * key % ristretto.ORDER),
+            point = ristretto.mul(self._unlock() * ristretto.inverse_scalar(key) % ristretto.ORDER,
                                   self.final[position])
         else:
             try:
                 unlocked = ristretto.decode(data)
             except ValueError:
                 raise SealError(f"{self.other}'s opening of a card is not a sealed card.") from None
-            point = ristretto.mul(ristretto.inverse_scalar(self._key(position)), unlocked)
+            self.invert_keys([position])
+            point = ristretto.mul(self._inverses[position], unlocked)
         card = ristretto.card_of(point)
         if card is None:
             raise SealError(f"{self.other}'s opening of position {position + 1} is not a card.")
+        self.read_cards[position] = card
+        return card
+
+    def read_own(self, position: int, index: object) -> int:
+        """Seat 0: its own card at ``position``, which seat 1 opened as the ``index`` of seat 0's
+        deck it holds (``own_index``); SealError if that is no card of the deck or one read before."""
+        assert self.seat == 0 and self._order is not None
+        if type(index) is not int or not 0 <= index < DECK_SIZE:
+            raise SealError(f"{self.other}'s opening of position {position + 1} is not a card.")
+        card = self._order[index]
+        if card in self.read_cards.values():
+            raise SealError(f"{self.other} opened the same card twice.")
         self.read_cards[position] = card
         return card
 

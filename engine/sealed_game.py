@@ -13,13 +13,12 @@ that could be laid is found here) and the show is counted on the real cards.
 Messages (JSON objects, each with ``"s"``: its step, and ``"k"``: the hand number):
 
 - ``deck`` (seat 0): ``{"commit", "deck"}``, its shuffle of the deck, locked;
-- ``final`` (seat 1): ``{"commit", "deck", "open"}``, the deck shuffled again: seat 0's six
-  positions of it, opened for seat 0 (``open``: ``[[position, share], ...]``);
-- ``head`` (seat 1, next): ``{"deck"}``, the other positions of the first ``sealed.HEAD`` (its
-  own six and the starter's), in order;
+- ``final`` (seat 1): ``{"commit", "open"}``, the commitment of its shuffle, and seat 0's six
+  cards opened by index (``open``: ``[[position, index of seat 0's deck], ...]``);
+- ``head`` (seat 1, next): ``{"deck"}``, its deck at its own six positions, in order;
 - ``open`` (seat 0, on the head): ``{"open"}``, opening seat 1's six cards;
-- ``rest`` (seat 1, once it has read its cards): ``{"deck"}``, the rest of the final deck
-  (``sealed.REST``), always sent before its ``reveal`` of the hand;
+- ``rest`` (seat 1, once it has read its cards): ``{"deck"}``, the rest of its deck (seat 0's six
+  positions, the starter's, then ``sealed.REST``), always sent before its first move of the hand;
 - ``act``: ``{"n", "a", "open"}``, a move (its place in the hand, the action) with the openings
   it shows: a card laid opens its own position; seat 1's discard opens its part of the starter
   (a discard's cards are never sent: ``"a": {"type": "discard"}``);
@@ -113,7 +112,7 @@ class SealedGame:
         self.state: "GameState | None" = None
         self.early: list = []  # moves of a hand this side has not reached yet, in order
         self.deferred: list = []  # heavy steps waiting for work(): (hand number, what), what being
-        # None (seat 0's shuffle), the deck message (seat 1's shuffle) or "rest" (the rest of seat 1's)
+        # None (seat 0's shuffle), "head" or "rest" (the parts of seat 1's)
         self._fill: dict = {}  # hand number -> (deck, the other side's stand-in discard)
         self._first_dealer = fairdeal.cut_for_deal(cut_seed(public), 2).dealer
         self.first_hand = 1  # the hand this object's log starts at (``to_dict``)
@@ -185,16 +184,17 @@ class SealedGame:
             self.log.append([kind, number, item])
 
     def _parts(self, number: int) -> tuple:
-        """The positions of hand ``number``'s final deck in the order seat 1 sends them: seat 0's
-        six cards, the rest of the head (seat 1's six and the starter), the rest of the deck."""
-        first = hand_positions(0, self.dealer_of(number))
-        return first, [j for j in range(HEAD) if j not in first], REST
+        """The positions of hand ``number``'s final deck in the order seat 1 opens or sends them:
+        seat 0's six cards (opened by index), seat 1's six, then the rest of the deck (seat 0's
+        six, the starter and the positions past ``HEAD``)."""
+        first, own = hand_positions(0, self.dealer_of(number)), hand_positions(1, self.dealer_of(number))
+        return first, own, first + [j for j in range(HEAD) if j not in first and j not in own] + REST
 
     def _work(self) -> bool:
         """One step of the first waiting shuffle; True if that finished it (its message sent)."""
         number, what = self.deferred[0]
         hand = self.hands[number]
-        first, head, rest = self._parts(number)
+        _, head, rest = self._parts(number)
         if what is None:
             if not hand.first_step():
                 return False
@@ -208,22 +208,17 @@ class SealedGame:
                 return False
             self.deferred.pop(0)
             self._send("rest", number, {"deck": hand.final_part(rest)})
-        else:
-            self.deferred.pop(0)
-            hand.take_first(what.get("deck"), what.get("commit"))
-            text = hand.final_part(first)
-            self._send("final", number, {"commit": hand.commitment, "deck": text, "open": self._opens(hand, first)})
-            self.deferred.insert(0, (number, "head"))  # next: seat 0 reads its cards meanwhile
         return True
 
     def _send_rest(self, number: int) -> None:
-        """Seat 1: the rest of hand ``number``'s deck now, if it is still waiting (before a reveal)."""
+        """Seat 1: the rest of hand ``number``'s deck now, if it is still waiting (before its first
+        move of the hand: seat 0's own cards are in it, which seat 0 opens when it lays them)."""
         if (number, "rest") in self.deferred:
             self.deferred.remove((number, "rest"))
             hand = self.hands[number]
             while not hand.final_step():
                 pass
-            self._send("rest", number, {"deck": hand.final_part(REST)})
+            self._send("rest", number, {"deck": hand.final_part(self._parts(number)[2])})
 
     def _opens(self, hand: SealedHand, positions) -> list:
         return [[j, hand.share(j)] for j in positions]
@@ -243,15 +238,26 @@ class SealedGame:
                 or any(n == number for n, _ in self.deferred) or number > self.hand_number() + 1:
             raise self._fail(f"@ sent a deck for hand {number} out of turn.")
         self._seal(number)
-        self.deferred.append((number, message))
+        hand = self.hands[number]
+        hand.take_first(message.get("deck"), message.get("commit"))
+        first = self._parts(number)[0]  # seat 0's six, opened at once: that takes no arithmetic
+        self._send("final", number, {"commit": hand.commitment, "open": [[j, hand.own_index(j)] for j in first]})
+        self.deferred.insert(0, (number, "head"))  # next: seat 0 reads its cards meanwhile
 
     def _on_final(self, number: int, message: dict) -> None:
         hand = self.hands.get(number)
         if self.me != 0 or hand is None or hand.first is None or hand.final is not None:
             raise self._fail(f"@ sent a shuffle of hand {number} out of turn.")
         positions = self._parts(number)[0]
-        hand.take_final(message.get("deck"), message.get("commit"), positions)
-        if sorted(self._read_opens(hand, message.get("open"), positions)) != positions:
+        hand.take_final(message.get("commit"))
+        opens = message.get("open")
+        if not isinstance(opens, list) or not all(isinstance(o, list) and len(o) == 2 for o in opens):
+            raise self._fail("@'s openings are damaged.")
+        for position, index in opens:
+            if type(position) is not int or position not in positions or position in hand.read_cards:
+                raise self._fail("@ opened a card it may not open now.")
+            hand.read_own(position, index)
+        if sorted(hand.read_cards) != positions:
             raise self._fail("@ did not open all of your cards.")
         self._hand_ready(number)
 
@@ -265,9 +271,11 @@ class SealedGame:
 
     def _on_open(self, number: int, message: dict) -> None:
         hand = self.hands.get(number)
-        if self.me != 1 or hand is None or hand.final is None or len(hand.final) < HEAD or self.ready.get(number):
+        if self.me != 1 or hand is None or hand.final is None or self.ready.get(number) \
+                or any(j not in hand.final for j in self._parts(number)[1]):
             raise self._fail(f"@ opened cards of hand {number} out of turn.")
         positions = hand_positions(1, self.dealer_of(number))
+        hand.invert_keys(positions)
         if sorted(self._read_opens(hand, message.get("open"), positions)) != positions:
             raise self._fail("@ did not open all of your cards.")
         self.deferred.append((number, "rest"))
@@ -275,9 +283,10 @@ class SealedGame:
 
     def _on_rest(self, number: int, message: dict) -> None:
         hand = self.hands.get(number)
-        if self.me != 0 or hand is None or hand.final is None or len(hand.final) != HEAD:
+        first, head, rest = self._parts(number)
+        if self.me != 0 or hand is None or hand.final is None or len(hand.final) != len(head):
             raise self._fail(f"@ sent the rest of hand {number}'s deck out of turn.")
-        hand.take_part(message.get("deck"), REST)
+        hand.take_part(message.get("deck"), rest)
 
     def _hand_ready(self, number: int) -> None:
         self.ready[number] = True
@@ -430,6 +439,8 @@ class SealedGame:
         number = state.hand_number
         hand = self.hands[number]
         fields = {"n": len(self.moves), "a": {"type": "discard"} if move["type"] == "discard" else move}
+        if self.me == 1:
+            self._send_rest(number)  # seat 0's own cards are in it: it opens them when it lays them
         if move["type"] == "discard" and self.me == 1:
             fields["open"] = self._opens(hand, [STARTER])
             self._send("act", number, fields)
@@ -527,6 +538,8 @@ class SealedGame:
         action = message.get("a")
         if message.get("n") != len(self.moves) or not isinstance(action, dict):
             raise self._fail("@'s move does not follow the game as this side has it.")
+        if other == 1 and not hand.has_whole_deck():
+            raise self._fail("@ moved before sending the whole deck for this hand.")
         if state.is_over or state.to_act != other or self.pending:
             raise self._fail("It is not @'s turn, so their move cannot be taken.")
         kind = action.get("type")

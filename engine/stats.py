@@ -44,12 +44,12 @@ as the game keeps them.
 import json
 
 from engine.compat import canonical_json, round_to, sha256_hex, strict_json
-from engine.game import PERSON, SOURCES, GameState, from_dict, from_json
+from engine.game import PERSON, SOURCES, GameState
+from engine.record import from_dict, from_json
 from engine.messages import quoted
 from engine.players import PLAYER_NAMES
 
 STATS_VERSION = 1
-DIFFICULTIES = PLAYER_NAMES  # the computers a game can be counted against, in their order
 FRIEND = "friend"  # a summary's "difficulty" for a game against a friend (counted in "friends" only)
 TARGET_KEYS = ("121", "61")
 RECENT_MAX = 50
@@ -179,7 +179,7 @@ def parse_stats(obj: object) -> dict:
     games, wins, losses = out["games"], out["wins"], out["losses"]
     if wins + losses != games:
         raise ValueError(f"wins ({wins}) and losses ({losses}) do not add up to games ({games})")
-    out["by_difficulty"] = _breakdown(obj["by_difficulty"], DIFFICULTIES, "by_difficulty", games)
+    out["by_difficulty"] = _breakdown(obj["by_difficulty"], PLAYER_NAMES, "by_difficulty", games)
     out["by_target"] = _breakdown(obj["by_target"], TARGET_KEYS, "by_target", games)
     if out["best_streak"] > wins:
         raise ValueError(f"best_streak ({out['best_streak']}) exceeds wins ({wins})")
@@ -303,20 +303,20 @@ def game_summary(game: object, difficulty: "str | None" = None, seat: int = 0) -
     """What the statistics need from a finished game, for the player at ``seat``.
 
     ``game`` is a GameState, its ``to_json`` text or that text's dict form; a game still in
-    progress, or an unknown difficulty, is refused with ValueError. The difficulty is the level
-    the computer was seated with in the game itself (``difficulty`` is only for games with no
-    computer: FRIEND for a game against a friend, or a level for those of tests).
+    progress, or an unknown difficulty, is refused with ValueError. The difficulty is the name of
+    the computer seated in the game itself (``players.PLAYER_NAMES``; ``difficulty`` is only for
+    games with no computer: FRIEND for a game against a friend, or a computer's name for tests).
     """
     state = _load_game(game)
     if not state.is_over:
         raise ValueError("The game is not finished yet, so it cannot be added to the statistics.")
-    levels = sorted(set(kind for kind in state.seats if kind != PERSON))
-    if difficulty == FRIEND and (levels or state.players != 2):
+    computers = sorted(set(kind for kind in state.seats if kind != PERSON))
+    if difficulty == FRIEND and (computers or state.players != 2):
         raise ValueError("only a two-player game between people is a game against a friend")
-    if levels:
-        difficulty = levels[0]
-    if difficulty not in DIFFICULTIES + (FRIEND,):
-        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES + (FRIEND,))}, got {quoted(difficulty)}")
+    if computers:
+        difficulty = computers[0]
+    if difficulty not in PLAYER_NAMES + (FRIEND,):
+        raise ValueError(f"difficulty must be one of {', '.join(PLAYER_NAMES + (FRIEND,))}, got {quoted(difficulty)}")
     if not _is_int(seat) or not 0 <= seat < state.players:
         raise ValueError(f"no seat {quoted(seat)} in a {state.players}-player game")
     hand_i, crib_i = SOURCES.index("hand"), SOURCES.index("crib")
@@ -379,7 +379,7 @@ def parse_summary(obj: object) -> dict:
         raise ValueError(f"unsupported summary version {quoted(summary['version'])}")
     if not (isinstance(summary["id"], str) and len(summary["id"]) == 20):
         raise ValueError("the game summary's id is not a game id")
-    if summary["difficulty"] not in DIFFICULTIES + (FRIEND,):
+    if summary["difficulty"] not in PLAYER_NAMES + (FRIEND,):
         raise ValueError(f"unknown difficulty {quoted(summary['difficulty'])}")
     if str(summary["target"]) not in TARGET_KEYS or not _is_int(summary["target"]):
         raise ValueError(f"unknown target {quoted(summary['target'])}")
@@ -442,7 +442,7 @@ def record_game(stats: dict, summary: dict) -> dict:
     out["wins" if won else "losses"] += 1
     _bump(out["by_difficulty"], summary["difficulty"], won)
     _bump(out["by_target"], str(summary["target"]), won)
-    out["by_difficulty"] = {k: out["by_difficulty"][k] for k in DIFFICULTIES if k in out["by_difficulty"]}
+    out["by_difficulty"] = {k: out["by_difficulty"][k] for k in PLAYER_NAMES if k in out["by_difficulty"]}
     out["by_target"] = {k: out["by_target"][k] for k in TARGET_KEYS if k in out["by_target"]}
     if summary["hinted"]:
         out["hinted"] += 1

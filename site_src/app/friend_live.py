@@ -75,19 +75,22 @@ async def drain():
                 continue
             LIVE_STATE["inbox"].pop(0)
             if sealed:
-                await take_sealed(text)
+                texts = [text]  # with those that came with it: one call of the engine for them all
+                while LIVE_STATE["inbox"] and friend_seal.is_sealed_message(LIVE_STATE["inbox"][0]):
+                    texts.append(LIVE_STATE["inbox"].pop(0))
+                await take_sealed(texts)
             else:
                 await flow(lambda: receive(text))
     finally:
         LIVE_STATE["draining"] = False
 
 
-async def take_sealed(text):
-    """A sealed game's message, taken without holding the table: most only seal a later hand, and
-    a card the player taps meanwhile is played. One that moves the game on is shown once the
-    table is free."""
+async def take_sealed(texts):
+    """A sealed game's messages (in order), taken without holding the table: most only seal a
+    later hand, and a card the player taps meanwhile is played. Those that move the game on are
+    shown once the table is free."""
     try:
-        table = await friend_seal.receive(text)
+        table = await friend_seal.receive(texts)
     except bridge.EngineError as error:
         if error.kind == "bad_input":
             refuse(error.message)

@@ -182,9 +182,10 @@ async def take_reply(text, entry=None):
         S["friend"]["seal"] = True  # no greeting of an ordinary game while the connection opens
         q("friend-sent-status").textContent = "Connecting live to " + found["name"] + "\u2026"
         await connect(link, found["signal"])
+        answer = await friend_seal.begin_ahead()  # while the connection opens
         if await is_opened(link):
             q("friend-sent-status").textContent = SEALING
-            await friend_seal.begin()  # the table comes with the first deal, both shuffles done
+            friend_seal.begin(answer)  # the table comes with the first deal, both shuffles done
             return True
         S["friend"]["seal"] = False  # by link: the deal from both secrets, as before
     reply = await bridge.call("friend_begin", parts())

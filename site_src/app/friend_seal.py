@@ -13,14 +13,14 @@ missed.
 
 import bridge
 import friend_store
-from friend_seat import parts, refuse, send
+from friend_seat import LIVE_STATE, parts, refuse, send
 from table.state import S
 
 SEAL_MARK = '"t":"seal'  # a sealed game's message (the engine checks what it really is)
 HELLO_MARK = '"t":"hello"'  # an ordinary greeting: from a friend page that has no game yet
 LIVE_ONLY = ("This game's deck is sealed: it goes on over the live connection only. "
              "Press Connect live and send the code.")
-STATE = {"working": False, "table_calls": 0}  # table_calls: the call that gave the newest table
+STATE = {"working": False, "table_calls": 0, "begun_on": None}  # table_calls: the call that gave the newest table
 
 
 def is_sealed():
@@ -92,11 +92,18 @@ async def prepare(entry):
         friend_store.put(entry)
 
 
-async def begin():
-    """The inviter's sealed game, once the connection is open (the table comes with the first deal)."""
+async def begin_ahead():
+    """The inviter's sealed game begun while the connection opens: the engine's answer, kept
+    and sent by ``begin`` once it is open (nothing is kept if it never opens)."""
+    return await bridge.call("sealed_begin", dict(parts(), seal_secret=S["friend"].get("seal_secret")))
+
+
+def begin(answer):
+    """The inviter's sealed game, now that the connection is open (the table comes with the first deal)."""
     S["friend"]["seal"] = True
     STATE["table_calls"] = 0
-    return keep(await bridge.call("sealed_begin", dict(parts(), seal_secret=S["friend"].get("seal_secret"))))
+    STATE["begun_on"] = LIVE_STATE["link"]  # the connection the first messages go over
+    return keep(answer)
 
 
 async def move(action):
@@ -104,19 +111,24 @@ async def move(action):
     return keep(await bridge.call("sealed_move", {"game": S["friend"]["sealed"], "action": action}))
 
 
-async def receive(text):
-    """A message for the sealed calls: the table reply it leads to, or None. The friend's page
-    joins the game from the inviter's first message."""
+async def receive(texts):
+    """Messages for the sealed calls, in the order they came: the table reply they lead to, or
+    None. The friend's page joins the game from the inviter's first message."""
     if not is_sealed():
         STATE["table_calls"] = 0
-        answer = await bridge.call("sealed_join", dict(parts(), message=text))
+        answer = await bridge.call("sealed_join", dict(parts(), messages=texts))
         S["friend"]["seal"] = True
         return keep(answer)
     if not S["friend"].get("sealed"):  # still beginning: its first message answers any greeting
         return None
-    if HELLO_MARK in text:  # the friend has no game yet: everything again from the first message
-        text = '{"t":"seal-hello","id":"' + S["friend"]["id"] + '","got":0}'
-    return keep(await bridge.call("sealed_receive", {"game": S["friend"]["sealed"], "message": text}))
+    again = '{"t":"seal-hello","id":"' + S["friend"]["id"] + '","got":0}'
+    # A greeting from a page with no game yet: everything again from the first message, unless
+    # it was all sent on this very connection (ordered and reliable: it is on its way).
+    fresh = LIVE_STATE["link"] is not None and STATE.get("begun_on") is LIVE_STATE["link"]
+    texts = [again if HELLO_MARK in text else text for text in texts if not (fresh and HELLO_MARK in text)]
+    if not texts:
+        return None
+    return keep(await bridge.call("sealed_receive", {"game": S["friend"]["sealed"], "messages": texts}))
 
 
 async def hello():

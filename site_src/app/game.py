@@ -35,7 +35,7 @@ import board
 import bridge
 import expert_engine
 import friend_play
-from table import coach, motion, pick, records, review, store
+from table import coach, finished, motion, pick, review, store
 from table.flow import SHOWN, flow, on_pass, on_skip_key, on_skip_show, save, take
 from table.prompt import WAITING_HOOKS, announce, set_waiting
 from table.setup import (fill_setup, is_same_link, offer_choice, on_again, on_cancel_setup, on_change,
@@ -383,7 +383,7 @@ def setup():
     bridge.on(document, "keydown", on_key)
     bridge.on(document, "keydown", on_skip_key)
     bridge.on(document, "pointerdown", on_pointer)
-    records.bind()
+    finished.bind()
     motion.setup(bridge.on)
     coach.setup(lambda: save(SHOWN))
     review.setup()

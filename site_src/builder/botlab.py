@@ -195,7 +195,7 @@ SANDBOX_FRAME = APP_DIR / "botlab_frame.js"
 allows it by its hash, see site_src/builder/security.py)."""
 SANDBOX_RUNNER = "botlab_runner.js"  # site_src/workers/: the frame's worker, dist/app/botlab_runner.js
 SANDBOX_MANIFEST = "botlab_sandbox.json"  # dist/app/: what the page fetches and hands to the runner
-WORKER_CONFIG = "botlab_worker.toml"  # dist/app/: the worker's files (site_src/builder/browser_python.py)
+WORKER_CONFIG = "botlab_worker.toml"  # dist/app/: the worker's files (browser_python.py), read here and removed
 WORKER_SOURCE = "botlab_worker.py"
 PYODIDE_INDEX = "../runtime/pyodide/"  # from dist/app/
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -213,7 +213,8 @@ def sandbox_srcdoc() -> str:
 def write_sandbox(out: Path) -> None:
     """dist/app/botlab_runner.js and dist/app/botlab_sandbox.json: the runner's address, Pyodide's
     files and the Python files (the worker's config's [files], and botlab_worker.py) with their
-    paths in Pyodide's file system; addresses are relative to app/."""
+    paths in Pyodide's file system; addresses are relative to app/. The config, which nothing
+    loads once the manifest is written, is removed (so it is neither served nor precached)."""
     import json
     import tomllib
 
@@ -231,3 +232,4 @@ def write_sandbox(out: Path) -> None:
     copy_if_changed(WORKERS_DIR / SANDBOX_RUNNER, app / SANDBOX_RUNNER)
     manifest = {"runner": SANDBOX_RUNNER, "index": PYODIDE_INDEX, "pyodide": list(PYODIDE_FILES), "files": files}
     (app / SANDBOX_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    config.unlink()  # the manifest hands the runner its files: no page loads the config itself

@@ -112,7 +112,13 @@ async function boot() {
 const engine = boot();
 engine.catch(() => {});  // each call reports a failed start
 
+// Garbage is collected once the worker has been idle a while (engine_worker.collect), not at
+// the end of the call a page waits for.
+const IDLE_COLLECT_MS = 300;
+let idleTimer = null;
+
 onmessage = async ({data: {id, name, request}}) => {
+  clearTimeout(idleTimer);
   let worker;
   try {
     worker = await engine;
@@ -128,4 +134,6 @@ onmessage = async ({data: {id, name, request}}) => {
     console.error("Engine worker:", error);
     postMessage({id, error: String(error && error.message || error)});
   }
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => { try { worker.collect(); } catch (error) { /* the next call collects */ } }, IDLE_COLLECT_MS);
 };

@@ -17,8 +17,7 @@ import pytest
 from site_src.builder import browser_python, compress, runtime, serve, settings
 
 BOTLAB_PAGE = "bot-lab/index.html"
-PYODIDE_FILES = ("app/botlab_worker.toml", "app/botlab_worker.py", "app/botlab_sandbox.json",
-                 "app/expert_worker.toml", "app/expert_worker.py")
+PYODIDE_FILES = ("app/botlab_worker.py", "app/botlab_sandbox.json", "app/expert_worker.toml", "app/expert_worker.py")
 
 
 def test_pyodide_only_in_the_workers_that_need_it(built_site):
@@ -30,13 +29,16 @@ def test_pyodide_only_in_the_workers_that_need_it(built_site):
         rel = path.relative_to(built_site).as_posix()
         if rel not in PYODIDE_FILES:
             assert "pyodide/" not in path.read_text(encoding="utf-8").lower(), rel
-    for name in ("botlab_worker", "expert_worker"):
-        config = tomllib.loads((built_site / "app" / f"{name}.toml").read_text(encoding="utf-8"))
-        assert config["interpreter"] == "../runtime/pyodide/pyodide.mjs" and config["sync_main_only"] is True
-        for source, target in config["files"].items():
+    config = tomllib.loads((built_site / "app" / "expert_worker.toml").read_text(encoding="utf-8"))
+    assert config["interpreter"] == "../runtime/pyodide/pyodide.mjs" and config["sync_main_only"] is True
+    sandbox = json.loads((built_site / "app" / "botlab_sandbox.json").read_text(encoding="utf-8"))
+    assert not (built_site / "app" / "botlab_worker.toml").exists()  # its files are in the sandbox's manifest
+    for files in (config["files"], {source: "./" + target for source, target in sandbox["files"][:-1]}):
+        for source, target in files.items():
             assert (built_site / "app" / source).resolve().is_file(), source
             assert target.startswith("./engine/"), target
-        assert "./engine/expert.py" in config["files"].values() and "./engine/match.py" in config["files"].values()
+        assert "./engine/expert.py" in files.values() and "./engine/match.py" in files.values()
+    for name in ("botlab_worker", "expert_worker"):
         assert (built_site / "app" / f"{name}.py").is_file() and not (built_site / "app" / f"{name}.mpy").exists()
 
 

@@ -329,8 +329,8 @@ def test_the_deal_of_the_day_says_one_thing_about_its_computer_and_where_it_coun
     from engine import daily
 
     assert daily.daily_level() == "hard"
-    records = (ROOT / "site_src" / "app" / "table" / "records.py").read_text(encoding="utf-8")
-    note = _string_constant(records, "DAILY_NOTE")
+    finished = (ROOT / "site_src" / "app" / "table" / "finished.py").read_text(encoding="utf-8")
+    note = _string_constant(finished, "DAILY_NOTE")
     assert note == "The deal of the day counts in your daily results, not in your other statistics."
     setup = plain(re.search(r'<p id="daily-about">.*?</p>', site.html("index"), re.S).group(0))
     assert "against the hard computer" in setup and note in setup
@@ -339,9 +339,21 @@ def test_the_deal_of_the_day_says_one_thing_about_its_computer_and_where_it_coun
     for text in (setup, fair, plain(site.html("index")), site.text("fair-deals")):
         assert "strongest" not in text
     view = (ROOT / "site_src" / "app" / "table" / "view.py").read_text(encoding="utf-8")
-    panel = view[view.index("records.is_daily_game():"):view.index("    elif meta.get(\"practice\"):\n")]
-    assert "records.DAILY_NOTE" in panel and "not counted" not in panel
-    assert 'BADGES = {True: "Deal of the day", False: "Practice game"}' in records
+    panel = view[view.index("finished.is_daily_game():"):view.index("    elif meta.get(\"practice\"):\n")]
+    assert "finished.DAILY_NOTE" in panel and "not counted" not in panel
+    assert 'BADGES = {True: "Deal of the day", False: "Practice game"}' in finished
     for module in ("table/view.py", "table/setup.py"):
         source = (ROOT / "site_src" / "app" / module).read_text(encoding="utf-8")
-        assert 'shown("practice-badge"' not in source and "records.show_badge(" in source
+        assert 'shown("practice-badge"' not in source and "finished.show_badge(" in source
+
+
+def test_the_engines_worker_collects_garbage_in_large_steps_and_when_idle():
+    """The build's MicroPython schedules a whole collection after every 16 KB allocated and runs
+    it as the call returns, so nearly every engine call ended in one; the worker sets a threshold
+    of megabytes instead and collects when idle."""
+    worker = (ROOT / "site_src" / "workers" / "engine_worker.py").read_text(encoding="utf-8")
+    runner = (ROOT / "site_src" / "workers" / "engine_worker.mjs").read_text(encoding="utf-8")
+    assert "gc.threshold(GC_EVERY)" in worker
+    every = re.search(r"^GC_EVERY = (.+?)  #", worker, re.M).group(1)
+    assert eval(every, {}) >= 1024 * 1024, every
+    assert "worker.collect()" in runner and "def collect():" in worker

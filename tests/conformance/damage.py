@@ -12,7 +12,7 @@ the subset the engine uses: no dict order, nothing CPython-only).
 
 from binascii import a2b_base64, b2a_base64
 
-from engine import fairdeal, record, share
+from engine import fairdeal, record, record_format, share
 from engine.compat import canonical_json, sha256_hex
 from engine.game import new_game
 from engine.players import get_player
@@ -83,7 +83,7 @@ def with_check(data):
     """The record with its check made to match (left as it is if the check cannot be worked out)."""
     data = dict(data)
     try:
-        data["check"] = record.record_check(data)
+        data["check"] = record_format.record_check(data)
     except Exception:  # the damage stops the check itself: the record keeps its old one
         pass
     return data

@@ -288,8 +288,15 @@ def test_pointing_at_a_combination_lights_its_cards(calc):
 def test_say_it_aloud_does_not_fail_without_voices(calc):
     ensure_count(calc, "5H 5S 5D JC", "5C", False)
     assert calc.locator("#calc-say").is_visible()  # Chromium has speechSynthesis, even headless
+    calc.evaluate("""() => {
+        window.__spoken = [];
+        const speak = speechSynthesis.speak.bind(speechSynthesis);
+        speechSynthesis.speak = (utterance) => { window.__spoken.push(utterance.text); speak(utterance); };
+    }""")
     calc.click("#calc-say")
-    calc.wait_for_timeout(300)
+    calc.wait_for_function("() => window.__spoken.length === 1")
+    said = calc.evaluate("() => window.__spoken[0]")
+    assert said and calc.inner_text("#calc-said") == "\u201c" + said + "\u201d"  # the count, read aloud
 
 
 def test_the_picker_works_from_the_keyboard(calc):

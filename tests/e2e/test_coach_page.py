@@ -16,7 +16,7 @@ import statistics
 import pytest
 
 from engine import host, replay
-from engine.game import from_json
+from engine.record import from_json
 from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
 from tests.e2e.test_game_persistence import nearly_finished_game, saved_envelope
 from tests.e2e.test_game_play import lay

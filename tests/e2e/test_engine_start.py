@@ -132,9 +132,8 @@ def test_the_game_pages_try_again_starts_the_engine_once_its_pack_is_back(page, 
     said = wait_for_words(page, "app/engine.pack is damaged", started)
     assert said.startswith("The card engine could not start:"), said
     ui_ready(page)
-    page.wait_for_timeout(1000)
-    page.screenshot(path="/tmp/game-try-again-1280.png")
     page.wait_for_selector("#retry-button", state="visible", timeout=START_LIMIT_S * 1000)
+    page.screenshot(path="/tmp/game-try-again-1280.png")
     retried(page, lambda: page.click("#retry-button"))
     failed_again(page)
     page.wait_for_selector("#retry-button", state="visible", timeout=START_LIMIT_S * 1000)

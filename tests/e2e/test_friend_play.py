@@ -12,7 +12,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine import fairdeal, ristretto
 from engine.friend_sealed import FORMAT as SEALED_FORMAT
-from engine.game import from_json
+from engine.record import from_json
 from engine.sealed import key_of, lock_of
 from engine.sealed_game import from_dict
 from engine.seeds import derive_seed
@@ -269,7 +269,10 @@ def readable_cards(received, side, number):
     hand = [m for m in inner if m.get("k") == number]
     named([m for m in hand if m.get("s") not in ("reveal", "secret")])
     seed = derive_seed(fairdeal.parse_seed(side["secret"]), number)
-    shares = [unhexlify(share) for m in hand for _, share in m.get("open") or []]
+    shares = [unhexlify(share) for m in hand if m.get("s") != "final" for _, share in m.get("open") or []]
+    if side["me"] == 0:  # the friend opens her own cards by index into her deck: she reads them
+        order = fairdeal.shuffled_deck(seed)
+        cards.update(order[index] for m in hand if m.get("s") == "final" for _, index in m["open"])
     if side["me"] == 1:  # each opening is a point: try every key of the side's own deck on it
         for share in shares:
             point = ristretto.decode(share)
@@ -278,7 +281,7 @@ def readable_cards(received, side, number):
                 if card is not None:
                     cards.add(card)
     else:  # each opening is a key: try it on every point of the final deck with the side's lock
-        deck = "".join(m["deck"] for m in hand if m.get("s") in ("final", "rest"))
+        deck = "".join(m["deck"] for m in hand if m.get("s") in ("head", "rest"))
         points = [ristretto.decode(unhexlify(deck[i:i + 64])) for i in range(0, len(deck), 64)]
         lock = lock_of(seed)
         for share in shares:

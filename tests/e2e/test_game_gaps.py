@@ -20,7 +20,7 @@ import json
 import pytest
 
 from engine import host
-from engine.game import from_json
+from engine.record import from_json
 from tests.e2e.conftest import engine_ready, ui_ready
 from tests.e2e.test_game_play import person_move, wait_decision
 from tests.e2e.test_game_play import move as policy_move

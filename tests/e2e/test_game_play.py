@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from engine import host
-from engine.game import from_json
+from engine.record import from_json
 from engine.scoring import number_name, score_play, score_show
 from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
 

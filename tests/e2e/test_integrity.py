@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from engine import record
+from engine import record, record_format
 from engine.game import new_game
 from tests.e2e.conftest import engine_ready, ui_ready
 from tests.e2e.test_game_gaps import cards_in, move
@@ -150,7 +150,7 @@ def forged_saves() -> dict:
     def resealed(change):
         copy = json.loads(json.dumps(data))
         change(copy)
-        copy["check"] = record.record_check(copy)
+        copy["check"] = record_format.record_check(copy)
         return json.dumps(copy)
 
     def other_discard(d):  # the computer's first discard swapped for another it could have made

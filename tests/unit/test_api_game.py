@@ -10,7 +10,7 @@ import pytest
 
 from engine import api, fairdeal, host, narration
 from engine.cards import CARD_NAMES, CARD_SPOKEN
-from engine.game import from_json
+from engine.record import from_json
 from engine.players import get_player
 from engine.scoring import score_play, score_show
 

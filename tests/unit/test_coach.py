@@ -193,7 +193,7 @@ def test_review_endpoints_answer_with_the_cards_they_name():
     reply = call("new_game", {"difficulty": "easy", "seed": "coach-review", "target": 61})["result"]
     game = reply["game"]
     person = get_player("easy", seed=2)
-    from engine.game import from_json
+    from engine.record import from_json
 
     while True:
         state = from_json(game)

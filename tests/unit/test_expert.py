@@ -6,7 +6,7 @@ import random
 
 import engine.expert
 import engine.pegging_search
-from engine.board import win_chance
+from engine.win_chance import win_chance
 from engine.cards import RANK_OF, VALUE_OF, parse_cards
 from engine.expert import ExpertPlayer, go_floor
 from engine.game import new_game
@@ -92,7 +92,7 @@ def test_search_gives_nothing_away_to_a_side_two_short():
 
 
 def test_near_the_end_a_play_is_worth_the_chance_of_winning_after_it():
-    """Nobody gets home this hand: the end of the play is valued by the board (engine.board)."""
+    """Nobody gets home this hand: the end of the play is valued by its chance of winning (engine.win_chance)."""
     leaf = Leaf(need=(40, 45), shows=(8, 3), pone=0)
     assert not leaf.is_far
     values = [leaf.value(p0, p1) for p0, p1 in ((0, 3), (0, 0), (3, 0))]

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from engine import api, fairdeal, friend, share
-from engine.game import from_json
+from engine.record import from_json
 from engine.record import all_actions
 
 A_SECRET, B_SECRET = "a" * 32, "b" * 32

@@ -7,7 +7,7 @@ import pytest
 
 from engine import fairdeal, friend, friend_sealed, share
 from engine.fairdeal import Sfc32
-from engine.game import from_json
+from engine.record import from_json
 from engine.seeds import derive_seed
 
 A, B = "a" * 32, "b" * 32

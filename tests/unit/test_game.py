@@ -9,16 +9,16 @@ from types import SimpleNamespace
 import pytest
 
 import engine.game as game
-from engine import fairdeal, record
+from engine import fairdeal, record, record_format
 from engine.cards import parse_card, parse_cards
 from engine.players import get_player
 from engine.game import (
     GameFormatError,
     IllegalActionError,
     events_for,
-    from_json,
     new_game,
 )
+from engine.record import from_json
 from engine.scoring import score_show
 from engine.seeds import derive_seed
 
@@ -609,7 +609,7 @@ def tampered(text, change, reseal=True):
     change(data)
     if reseal and isinstance(data, dict) and "check" in data:
         try:
-            data["check"] = record.record_check(data)
+            data["check"] = record_format.record_check(data)
         except (KeyError, TypeError, ValueError, AttributeError):
             pass
     return json.dumps(data)

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from engine import host, narration
-from engine.game import GameFormatError, from_json, new_game
+from engine.game import GameFormatError, new_game
+from engine.record import from_json
 
 
 def play_randomly(state, rng, until=lambda s: s.is_over):

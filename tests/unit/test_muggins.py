@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from engine import api, coach, host, record, share
+from engine import api, coach, host, record_format, share
 from engine.cards import parse_card
-from engine.game import IllegalActionError, from_json, new_game
+from engine.game import IllegalActionError, new_game
+from engine.record import from_json
 from engine.narration import narrate
 from engine.players import get_player
 from engine.record import COMPUTER_SEED
@@ -252,12 +253,12 @@ def test_a_muggins_game_saved_before_pegging_claims_loads_and_plays_on_as_before
 def test_a_saved_game_may_not_claim_in_the_play_without_muggins():
     data = json.loads(new_game(seed="no-muggins").to_json())
     data["peg_claims"] = True
-    data["check"] = record.record_check(data)
+    data["check"] = record_format.record_check(data)
     with pytest.raises(ValueError, match="peg_claims"):
         from_json(json.dumps(data))
     data = json.loads(new_game(seed="muggins", muggins=True).to_json())
     data["peg_claims"] = False
-    data["check"] = record.record_check(data)
+    data["check"] = record_format.record_check(data)
     with pytest.raises(ValueError, match="peg_claims"):
         from_json(json.dumps(data))
 

@@ -17,7 +17,8 @@ import engine.match
 import engine.players
 from engine.analysis import discard_options
 from engine.cards import RANK_OF, VALUE_OF, parse_cards
-from engine.game import from_json, new_game
+from engine.game import new_game
+from engine.record import from_json
 from engine.match import play_match, wilson_interval
 from engine.players import PLAYER_NAMES, get_player, owns_crib, peg_points, unseen_cards
 from engine.scoring import MAX_COUNT, count_of, score_play, show_total

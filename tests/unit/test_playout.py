@@ -17,7 +17,8 @@ import random
 import pytest
 
 from engine import fairdeal
-from engine.game import SKUNK_LINES, from_json, new_game
+from engine.game import SKUNK_LINES, new_game
+from engine.record import from_json
 from engine.scoring import MAX_COUNT
 
 DEFAULT_GAMES = 200

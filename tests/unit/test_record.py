@@ -5,8 +5,9 @@ import random
 
 import pytest
 
-from engine import record
-from engine.game import GameFormatError, from_json, new_game
+from engine import record, record_format
+from engine.game import GameFormatError, new_game
+from engine.record import from_json
 from engine.players import get_player
 
 
@@ -35,8 +36,8 @@ def test_a_whole_game_replays_to_the_same_game(options):
 def test_the_record_text_is_canonical_json_of_the_record():
     state = played("record-canon", until=lambda s: s.hand_number == 3)
     data = state.to_dict()
-    assert record.record_text(data) == json.dumps(data, sort_keys=True, separators=(",", ":"))
-    assert state.to_json() == record.record_text(data)
+    assert record_format.record_text(data) == json.dumps(data, sort_keys=True, separators=(",", ":"))
+    assert state.to_json() == record_format.record_text(data)
 
 
 def test_the_tail_is_what_happened_since_a_person_last_acted():
@@ -146,7 +147,7 @@ def test_edits_with_a_recomputed_check_are_refused_or_whole_games():
         data = _mutate(json.loads(texts[i % len(texts)]), rng)
         if isinstance(data, dict):
             try:
-                data["check"] = record.record_check(data)
+                data["check"] = record_format.record_check(data)
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass
         try:

@@ -98,10 +98,10 @@ def test_the_rest_of_each_deck_comes_before_its_reveal_even_when_the_sides_move_
         assert steps.index((1, "final", number)) < steps.index((1, "rest", number)) < steps.index((1, "reveal", number))
 
 
-def test_a_reveal_without_the_rest_of_the_deck_is_refused():
+def test_a_move_without_the_rest_of_the_deck_is_refused():
     def tamper(sender, message):
         return None if sender == 1 and message["s"] == "rest" else message
-    _refused(tamper, "Bob showed the key for this hand before sending the whole deck")
+    _refused(tamper, "Bob moved before sending the whole deck for this hand")
 
 
 def test_a_game_kept_on_the_device_and_taken_up_again_goes_on_the_same():
@@ -131,17 +131,18 @@ def test_a_sealed_hand_is_dealt_from_both_shuffles():
     ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
     bob.take_first(ann.first_deck(), ann.commitment)
     mine, theirs = list(range(6)), list(range(6, 13))
-    ann.take_final(bob.final_part(mine), bob.commitment, mine)  # her six first: she reads them at once
+    ann.take_final(bob.commitment)  # her six by index: she reads them with no arithmetic
     deck = fairdeal.shuffled_deck(fairdeal.joint_seed(a, b))
-    assert [ann.read(j, bob.share(j)) for j in mine] == deck[:6]
+    assert [ann.read_own(j, bob.own_index(j)) for j in mine] == deck[:6]
+    assert bob.final == {}  # nothing locked for that
     ann.take_part(bob.final_part(theirs), theirs)
     assert [bob.read(j, ann.share(j)) for j in theirs] == deck[6:13]
     with pytest.raises(SealError, match="before sending the whole deck"):
         ann.check(b)
-    assert not bob.final_step() and len(bob.final) == 13 + sealed.CHUNK
+    assert not bob.final_step() and len(bob.final) == 7 + sealed.CHUNK
     while not bob.final_step():
         pass
-    ann.take_part(bob.final_part(sealed.REST), sealed.REST)
+    ann.take_part(bob.final_part(mine + sealed.REST), mine + sealed.REST)
     assert ann.check(b) == bob.check(a) == fairdeal.joint_seed(a, b)
 
 
@@ -168,12 +169,25 @@ def test_a_part_of_the_deck_cannot_repeat_a_card_or_a_position_sent_before():
     ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
     bob.take_first(ann.first_deck(), ann.commitment)
     head = list(range(sealed.HEAD))
-    ann.take_final(bob.final_part(head), bob.commitment, head)
+    ann.take_final(bob.commitment)
+    ann.take_part(bob.final_part(head), head)
     rest = bob.final_part(sealed.REST)
     with pytest.raises(SealError, match="Bob's deck holds the same sealed card twice"):
         ann.take_part(bob.final_part([0]) + rest[sealed.SHARE_HEX:], sealed.REST)
     with pytest.raises(SealError, match="Bob sent position 1 of the deck twice"):
         ann.take_part(bob.final_part([13]), [0])
+
+
+def test_an_own_card_opened_twice_or_as_no_card_is_refused():
+    ann, bob = SealedHand(0, "0" * 31 + "7", "Bob"), SealedHand(1, "0" * 31 + "9", "Ann")
+    bob.take_first(ann.first_deck(), ann.commitment)
+    ann.take_final(bob.commitment)
+    ann.read_own(0, bob.own_index(0))
+    with pytest.raises(SealError, match="Bob opened the same card twice"):
+        ann.read_own(1, bob.own_index(0))
+    for index in (52, -1, "3", None):
+        with pytest.raises(SealError, match="Bob's opening of position 2 is not a card"):
+            ann.read_own(1, index)
 
 
 def test_no_card_is_sent_in_clear_before_the_rules_show_it():
@@ -239,13 +253,34 @@ def test_a_shuffle_with_a_card_locked_again_is_found_at_the_check(monkeypatch):
 
 
 def test_a_wrong_opening_is_refused():
-    def tamper(sender, message):
+    def repeated(sender, message):
         if sender == 1 and message["s"] == "final":
             opens = [list(o) for o in message["open"]]
-            opens[0][1] = opens[1][1]  # the key of another position
+            opens[0][1] = opens[1][1]  # another of her cards
             message = dict(message, open=opens)
         return message
-    _refused(tamper, "Bob's opening of position 1 is not a card|Bob's opening of position 7 is not a card")
+    _refused(repeated, "Bob opened the same card twice")
+
+    def wrong_key(sender, message):
+        if sender == 1 and message["s"] == "act" and message["a"]["type"] == "play":
+            opens = [list(o) for o in message["open"]]
+            opens[0][1] = (12345).to_bytes(32, "little").hex()  # not the key of that position
+            message = dict(message, open=opens)
+        return message
+    _refused(wrong_key, "Bob's opening of position [0-9]+ is not a card")
+
+
+def test_an_own_card_opened_as_another_card_of_the_deck_is_found_at_the_check():
+    a, b = "0" * 31 + "7", "0" * 31 + "9"
+    ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
+    bob.take_first(ann.first_deck(), ann.commitment)
+    ann.take_final(bob.commitment)
+    ann.read_own(0, bob.own_index(13))  # the index of a card dealt elsewhere (blind to Bob)
+    while not bob.final_step():
+        pass
+    ann.take_part(bob.final_part(list(range(52))), list(range(52)))
+    with pytest.raises(SealError, match="Bob opened position 1 as a card it does not hold"):
+        ann.check(b)
 
 
 def test_a_card_laid_that_is_not_the_one_dealt_there_is_found_at_the_check():
@@ -310,3 +345,11 @@ def test_a_message_of_no_known_kind_gets_a_sentence():
 
 def test_the_full_seed_names_both_secrets():
     assert full_seed("sealed:a:b", "c", "d") == "sealed:a:b:c:d"
+
+
+def test_keys_inverted_together_are_each_key_inverted():
+    bob = SealedHand(1, "0" * 31 + "9", "Ann")
+    bob.invert_keys([3, 8, 40, 8])
+    bob.invert_keys([1])
+    for j in (1, 3, 8, 40):
+        assert bob._inverses[j] == ristretto.inverse_scalar(sealed.key_of(bob.seed, j))

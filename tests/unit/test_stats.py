@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import api, players, stats
-from engine.game import SOURCES, from_json, new_game
+from engine import api, stats
+from engine.game import SOURCES, new_game
+from engine.record import from_json
 from engine.players import get_player
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -299,7 +300,7 @@ def test_game_summary_of_a_finished_easy_game(seed, target):
     assert result["twenty_nines"] == (hand_shows + crib_shows).count(29)
     assert result["target"] == target and result["difficulty"] == "easy"
     # The same game, given as a GameState or a dict, gives the same summary.
-    from engine.game import from_json
+    from engine.record import from_json
     assert stats.game_summary(from_json(text), "easy") == result
     assert stats.game_summary(json.loads(text), "easy") == result
     record = stats.record_game(stats.new_stats(), result)
@@ -337,7 +338,7 @@ def test_game_summary_refuses_unfinished_games_views_and_unknown_difficulties():
         stats.game_summary(text, "impossible")
     with pytest.raises(ValueError, match="no seat 2"):
         stats.game_summary(text, "easy", seat=2)
-    from engine.game import from_json
+    from engine.record import from_json
     with pytest.raises(ValueError, match="view is not enough"):
         stats.game_summary(from_json(text).view(0), "easy")
     with pytest.raises(ValueError, match="not a valid saved game"):
@@ -346,8 +347,6 @@ def test_game_summary_refuses_unfinished_games_views_and_unknown_difficulties():
         stats.game_summary(42, "easy")
 
 
-def test_difficulties_are_the_computer_players():
-    assert stats.DIFFICULTIES == players.PLAYER_NAMES
 
 
 # --- endpoints -------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import asyncio
 import board
 import bridge
 import friend_store
-from table import motion, records, store
+from table import finished, motion, store
 from table.state import (YOUR_SEAT, S, board_scores, humans, is_multi, log_console, model_from_view, q,
                          seating_request, shown, side_seats, start_hand)
 from table.view import render, render_stats
@@ -383,7 +383,7 @@ async def finish():
     q("game-over").setAttribute("data-result", "won" if won else "lost")
     meta = S["meta"]
     practice = bool(meta.get("practice")) and S["friend"] is None
-    note = "Practice games are not counted in your statistics." if practice and not records.is_daily_game() else ""
+    note = "Practice games are not counted in your statistics." if practice and not finished.is_daily_game() else ""
     if is_multi() and not practice:
         note = ("Pass-and-play games are not counted in your statistics." if S["passing"] else
                 "Only two-player games against the computer are counted in your statistics.")
@@ -393,7 +393,7 @@ async def finish():
         note = "A game with a friend: it counts in your statistics under \u201cAgainst friends\u201d only."
     q("game-over-note").textContent = note
     shown("game-over-note", bool(note))
-    bridge.launch(records.finished())  # kept among the recent games; the deal of the day's result
+    bridge.launch(finished.keep())  # kept among the recent games; the deal of the day's result
     if practice or (is_multi() and not friend):
         return
     if meta.get("recorded") or S.get("readonly"):

@@ -1,4 +1,4 @@
-"""The device's records of finished games (their codes, to replay) and of the deals of the day.
+"""The device's list of finished games (their codes, to replay) and of the deals of the day.
 
 Runs in MicroPython on the main thread (keep to the subset). Two localStorage keys, each JSON
 read through local_storage.py (measured, never trusted, set aside with a notice when unreadable):

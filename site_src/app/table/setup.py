@@ -13,7 +13,7 @@ import board
 import bridge
 import expert_engine
 import local_storage
-from table import history, log, records, store
+from table import finished, history, log, store
 
 GAME_REFUSED = "Your saved game could not be resumed, so a new one was started."
 PRACTICE_REFUSED = "Your saved practice game could not be resumed, so it was dealt again."
@@ -232,7 +232,7 @@ async def start_game(options, seed=None, kind=None):
     ready = document.documentElement.getAttribute("data-engine") == "ready"
     q("prompt").textContent = ("Shuffling\u2026" if ready else
                                "Shuffling as soon as the card engine has loaded\u2026")
-    records.show_badge(seed, records.is_daily_seed(seed))  # known at once: a practice game has a seed
+    finished.show_badge(seed, finished.is_daily_seed(seed))  # known at once: a practice game has a seed
     request = {"difficulty": options["difficulty"], "target": options["target"],
                "muggins": options["muggins"], "players": int(options.get("players", 2))}
     if options.get("pass_and_play"):
@@ -272,8 +272,8 @@ async def resume_game(text, meta, kind=store.GAME):
     practice = kind == store.PRACTICE or store.is_day_kind(kind)  # a link's game: from a seed
     _take_choice()
     q("prompt").textContent = "Picking up your game where you left it\u2026"
-    records.show_badge(practice or bool((meta or {}).get("practice")),
-                            store.is_day_kind(kind) or records.is_daily_seed((meta or {}).get("practice_seed")))
+    finished.show_badge(practice or bool((meta or {}).get("practice")),
+                            store.is_day_kind(kind) or finished.is_daily_seed((meta or {}).get("practice_seed")))
     try:
         reply = await bridge.call("resume_game", {"game": text, "log": True})
         q("prompt").textContent = ""

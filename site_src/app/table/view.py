@@ -10,7 +10,7 @@ import js
 from pyscript import document
 
 import bridge
-from table import motion, records, score_strip
+from table import finished, motion, score_strip
 from table.state import (COMPUTER_SEAT, DIFFICULTY_WORDS, YOUR_SEAT, S, board_names, board_scores, cap, card_back,
                          card_face, display_phase, final_cards, final_crib, info, is_multi, log_console, make,
                          q, shown, who, whose)
@@ -55,7 +55,7 @@ def render_status(model):
     if model["muggins"]:
         parts.append("muggins")
     q("status-hand").textContent = cap(" · ".join(parts))
-    records.show_badge(meta.get("practice"), records.is_daily_seed(meta.get("practice_seed")))
+    finished.show_badge(meta.get("practice"), finished.is_daily_seed(meta.get("practice_seed")))
     shown("speed-row", not S["passing"] and S["friend"] is None)  # no computer plays there
     q("cpu-level").textContent = "(" + DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy").lower() + ")"
     opponents = "" if S["passing"] else (DIFFICULTY_WORDS.get(meta.get("difficulty"), "Easy")
@@ -439,10 +439,10 @@ def render_fair(model):
     meta = S["meta"]
     if S["friend"] is not None:
         q("fair-intro").textContent = SEALED_FAIR if S["friend"].get("seal") else FRIEND_FAIR
-    elif records.is_daily_game():
+    elif finished.is_daily_game():
         q("fair-intro").textContent = ("The deal of the day, from the seed \u201c" + str(meta.get("practice_seed"))
                                        + "\u201d: every deal follows from it by a published rule, the same "
-                                       "for everyone today. " + records.DAILY_NOTE)
+                                       "for everyone today. " + finished.DAILY_NOTE)
     elif meta.get("practice"):
         q("fair-intro").textContent = ("Practice game from the seed \u201c" + str(meta.get("practice_seed"))
                                        + "\u201d: every deal follows from it, so this game is not counted "

@@ -1,8 +1,8 @@
-"""The game page's records: replay and share a game, keep finished ones, the deal of the day.
+"""A finished game on the game page: replay it, share it, keep it among the recent games; the deal of the day.
 
 Part of the game page (site_src/app/game.py is its entry point). ``bind`` binds the end-of-game
 banner's Replay, Copy the link and Save as a file, the options' "Replay the game so far" and the
-setup's "Deal of the day". ``finished`` runs when a game ends (flow.finish): it asks the
+setup's "Deal of the day". ``keep`` runs when a game ends (flow.finish): it asks the
 engine for the game's code, keeps it among the recent games (history.py) and, for a deal of the
 day, keeps the day's result and shows the text to share. The deal of the day is started as a
 practice link (``?seed=cribbage-daily:YYYY-MM-DD`` with its rules), saved in its day's own slot
@@ -61,7 +61,7 @@ def say(text):
     q("game-share-message").textContent = text
 
 
-async def finished():
+async def keep():
     """The game is over: keep it among the recent games; a deal of the day also keeps its result
     and offers the text to share. Never stops the page: a failure is only logged."""
     _state["code"], _state["daily"] = None, None

@@ -1,6 +1,6 @@
-"""The chance of winning from the points each side needs (engine.board)."""
+"""The chance of winning from the points each side needs (engine.win_chance)."""
 
-from engine.board import DEALER_TOTAL, win_chance
+from engine.win_chance import DEALER_TOTAL, win_chance
 
 
 def test_chances_are_probabilities_that_fall_as_a_side_needs_more():
@@ -15,7 +15,7 @@ def test_chances_are_probabilities_that_fall_as_a_side_needs_more():
 
 
 def test_no_hand_left_the_dealer_without_a_point():
-    # The table is built on the dealer's need falling every hand (engine.board._build).
+    # The table is built on the dealer's need falling every hand (engine.win_chance._build).
     assert DEALER_TOTAL[0] == 0
 
 

@@ -1,4 +1,4 @@
-"""Board position: the chance of winning a two-player game from the points each side still needs.
+"""The chance of winning a two-player game from the points each side still needs (the board position).
 
 ``win_chance(dealer_needs, pone_needs)`` is the chance that the side dealing the next hand wins,
 worked out the first time it is asked (a few hundred thousand sums; the table is kept) from
