@@ -462,11 +462,11 @@ def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter,
     worker installed), then RUNS loads each in a newly started browser on that profile
     ("warm"; with more ``profiles``, each run takes them in turns: "warm cpu4x", ...), and RUNS
     more each in a new tab of a browser already running ("tab")."""
-    profile = Path(tempfile.mkdtemp(prefix="bench-profile-"))
+    folder = Path(tempfile.mkdtemp(prefix="bench-profile-"))  # the browser's profile, visited once
     try:
         def session():
             context = playwright.chromium.launch_persistent_context(
-                str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+                str(folder), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
             context.add_init_script(init_script(ready))
             return context, context.pages[0] if context.pages else context.new_page()
 
@@ -498,7 +498,7 @@ def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter,
         context.close()
         return results
     finally:
-        shutil.rmtree(profile, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def decision_times(browser, base: str) -> dict:
