@@ -16,17 +16,18 @@ secret, checked when the secret comes at the end.
 
 Every answer is ``{"game", "send": [texts], "table": a table reply or null, "work": true while
 a shuffle waits for ``work``, "final": the finished game's JSON (checked) or null, "calls": the
-calls the game has answered}``. Anything
-refused raises ``friend.FriendError`` with the sentence to show; the game the page holds stays
-as it was.
+calls the game has answered}``. Until this side has read its first hand, ``begin``, ``join``
+and ``resume`` answer with the table at that hand's cut and deal, every card face down
+(``preview_reply``), so the page shows it while the deck is sealed. Anything refused raises
+``friend.FriendError`` with the sentence to show; the game the page holds stays as it was.
 
 >>> a, b, s0, s1 = "1" * 32, "2" * 32, "3" * 32, "4" * 32
 >>> invite = friend.make_invite("Ann", 61, False, a)
 >>> reply = friend.make_reply(friend.read_invite(invite), "Bob", b)
 >>> ann = begin({"invite": invite, "reply": reply, "seat": 0, "secret": a, "seal_secret": s0})
 >>> bob = begin({"invite": invite, "reply": reply, "seat": 1, "inviter_secret": a, "seal_secret": s1})
->>> ann["work"], ann["table"], len(bob["send"])
-(True, None, 1)
+>>> ann["work"], ann["table"]["view"]["sealing"], ann["table"]["view"]["hand"], len(bob["send"])
+(True, True, [], 1)
 """
 
 import json
@@ -110,6 +111,8 @@ def _answer(kept: dict, game: SealedGame, send: list, table: bool = True, waited
     if waited != "":
         table = table and (bool(events) or waited != _is_waiting(game))
     reply = table_reply(game, events) if table else None
+    if reply is None and table and waited == "":
+        reply = preview_reply(game)  # a game begun or taken up before its first hand is read
     if reply is not None:
         reply["game"] = text
     return {"game": text, "send": send, "table": reply, "work": bool(game.deferred),
@@ -138,6 +141,25 @@ def table_reply(game: SealedGame, events: list) -> "dict | None":
         answer["awaiting"] = "friend"
     answer["sealed"] = True
     answer["friend"] = {"seat": seat, "turn": friend.describe(state, seat)}
+    return answer
+
+
+def preview_reply(game: SealedGame) -> "dict | None":
+    """Before this side has read its first hand: the table at that hand's cut and deal, with no
+    card of the deal in it (the view's ``sealing`` is True, and the game waits for the other
+    side). None once the hand is read."""
+    state = game.preview()
+    if state is None:
+        return None
+    seat = game.me
+    events = [e for e in state.start_events if e["type"] in ("cut", "deal")]  # no "hand": no card
+    answer = host.reply(state, events, Seating.of(state, seat), seat)
+    view = answer["view"]
+    view.update({"hand": [], "legal_actions": [], "sealing": True})
+    answer["cards"] = {str(c): card_info(c) for c in sorted(view_cards(view) | event_cards(answer["events"]))}
+    answer["awaiting"] = "friend"
+    answer["sealed"] = True
+    answer["friend"] = {"seat": seat, "turn": "Sealing the first deal"}
     return answer
 
 
@@ -207,6 +229,10 @@ def join(request: dict) -> dict:
     answer = begin(dict(request, seat=1, inviter_secret=inviter))
     taken = receive({"game": answer["game"], "messages": texts})
     taken["send"] = answer["send"] + taken["send"]
+    if taken["table"] is None:
+        taken["table"] = preview_reply(_held(taken)[1])
+        if taken["table"] is not None:
+            taken["table"]["game"] = taken["game"]
     return taken
 
 

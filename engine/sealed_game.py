@@ -68,6 +68,19 @@ def hand_positions(seat: int, dealer: int) -> list:
     return list(range(first, first + HAND_CARDS))
 
 
+def _deck_deal(deck: list, dealer: int) -> Deal:
+    """A two-player deal of a deck in position order: the pone's six, the dealer's, the starter."""
+    hands = [[], []]
+    hands[1 - dealer] = deck[0:HAND_CARDS]
+    hands[dealer] = deck[HAND_CARDS:2 * HAND_CARDS]
+    return Deal(hands, [], deck[STARTER], deck, "", 2, dealer)
+
+
+def _unknown_deal(number: int, dealer: int) -> Deal:
+    """The deck in its own order: it stands in for a hand not read yet (``preview``)."""
+    return _deck_deal(list(range(DECK_SIZE)), dealer)
+
+
 class _Dummy(Exception):
     """A hand's deal was asked for before this side could read its cards."""
 
@@ -306,11 +319,7 @@ class SealedGame:
             return fairdeal.deal(self.joints[number], 2, dealer)
         if not self.ready.get(number):
             raise _Dummy()
-        deck, _ = self._stand_ins(number, dealer)
-        hands = [[], []]
-        hands[1 - dealer] = deck[0:HAND_CARDS]
-        hands[dealer] = deck[HAND_CARDS:2 * HAND_CARDS]
-        return Deal(hands, [], deck[STARTER], deck, "", 2, dealer)
+        return _deck_deal(self._stand_ins(number, dealer)[0], dealer)
 
     def _stand_ins(self, number: int, dealer: int) -> tuple:
         """This hand's deck as this side knows it, the other side's unseen cards stood in for."""
@@ -352,11 +361,23 @@ class SealedGame:
             elif event["type"] == "deal":
                 self.goes = [0, 0]
 
+    def _new_state(self, deal_source) -> GameState:
+        """The game from its start, each hand dealt by ``deal_source(number, dealer)``."""
+        return new_game(seed=self.public, target=self.target, muggins=self.muggins, players=2,
+                        seats=[PERSON, PERSON], names=self.names, deal_source=deal_source)
+
+    def preview(self) -> "GameState | None":
+        """Before this side has read its first hand (``state`` is None): the game at that hand's
+        deal, on a deck that is not the hand's (only its cut, its dealer and the cards' count are
+        real), so the table can show the cut and the deal face down while the deck is sealed."""
+        if self.state is not None or self.first_hand != 1:
+            return None
+        return self._new_state(_unknown_deal)
+
     def _rebuild(self) -> None:
         """The game replayed on the deals as now known."""
         self._fill.pop(self.hand_number(), None)
-        state = new_game(seed=self.public, target=self.target, muggins=self.muggins, players=2,
-                         seats=[PERSON, PERSON], names=self.names, deal_source=self._deal_for)
+        state = self._new_state(self._deal_for)
         for action in self.done:
             state.apply(dict(action))
         self.state = state

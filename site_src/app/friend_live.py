@@ -97,6 +97,11 @@ async def take_sealed(texts):
         else:
             bridge.show_error(error)
         return
+    show_sealed(table)
+
+
+def show_sealed(table):
+    """A sealed game's table reply (or None), shown once the table is free, in the order they came."""
     if table is None:
         return
     SEALED_TABLES.append(table)

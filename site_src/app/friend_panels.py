@@ -18,7 +18,7 @@ import bridge
 import friend_seal
 import friend_store
 from table import store
-from friend_live import connect, new_link
+from friend_live import connect, new_link, show_sealed
 from friend_seat import (INVITE_MARK, LIVE_STATE, REPLY_MARK, other_name, page_address, parts, seat_table,
                          show_panel, show_setup_note, took)
 from peer_link import LinkError
@@ -185,7 +185,7 @@ async def take_reply(text, entry=None):
         answer = await friend_seal.begin_ahead()  # while the connection opens
         if await is_opened(link):
             q("friend-sent-status").textContent = SEALING
-            friend_seal.begin(answer)  # the table comes with the first deal, both shuffles done
+            show_sealed(friend_seal.begin(answer))  # the cut and the deal, face down until sealed
             return True
         S["friend"]["seal"] = False  # by link: the deal from both secrets, as before
     reply = await bridge.call("friend_begin", parts())

@@ -20,7 +20,9 @@ SEAL_MARK = '"t":"seal'  # a sealed game's message (the engine checks what it re
 HELLO_MARK = '"t":"hello"'  # an ordinary greeting: from a friend page that has no game yet
 LIVE_ONLY = ("This game's deck is sealed: it goes on over the live connection only. "
              "Press Connect live and send the code.")
-STATE = {"working": False, "table_calls": 0, "begun_on": None}  # table_calls: the call that gave the newest table
+STATE = {"working": False, "table_calls": 0, "begun_on": None, "preview": False}
+"""table_calls: the call that gave the newest table; preview: the table shows the first deal face
+down (the engine's table while the deck is sealed), so the deal's table need not show it again."""
 
 
 def is_sealed():
@@ -45,6 +47,11 @@ def _keep(answer):
     send(answer["send"])
     table = answer["table"]
     if table is not None:
+        if table["view"].get("sealing"):
+            STATE["preview"] = True
+        elif STATE["preview"]:  # the cut and the deal are on the table already: only the cards come
+            STATE["preview"] = False
+            table["events"] = [e for e in table["events"] if e["type"] not in ("cut", "deal")]
         table["calls"] = STATE["table_calls"] = answer["calls"]
         if answer["final"] is not None:
             table["game"] = answer["final"]
@@ -99,9 +106,11 @@ async def begin_ahead():
 
 
 def begin(answer):
-    """The inviter's sealed game, now that the connection is open (the table comes with the first deal)."""
+    """The inviter's sealed game, now that the connection is open: the table at the first deal,
+    face down until both shuffles are done."""
     S["friend"]["seal"] = True
     STATE["table_calls"] = 0
+    STATE["preview"] = False
     STATE["begun_on"] = LIVE_STATE["link"]  # the connection the first messages go over
     return keep(answer)
 
@@ -116,6 +125,7 @@ async def receive(texts):
     None. The friend's page joins the game from the inviter's first message."""
     if not is_sealed():
         STATE["table_calls"] = 0
+        STATE["preview"] = False
         answer = await bridge.call("sealed_join", dict(parts(), messages=texts))
         S["friend"]["seal"] = True
         return keep(answer)
@@ -143,4 +153,5 @@ async def resume(entry):
     S["friend"]["seal"] = True
     S["friend"]["sealed"] = entry["sealed"]
     STATE["table_calls"] = 0
+    STATE["preview"] = False
     return keep(await bridge.call("sealed_resume", {"game": entry["sealed"]}))

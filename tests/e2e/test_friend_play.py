@@ -56,6 +56,26 @@ CHANNEL_WATCH = """
 })();
 """
 
+# Test-only: whether the page ever showed the sealed first deal as it is sealed: the cut, both
+# hands face down, and the line that says the cards are coming.
+SEALING_WATCH = """
+(() => {
+  window.__sealing = false;
+  new MutationObserver(() => {
+    if (window.__sealing) return;
+    const backs = document.querySelectorAll("#my-hand li .card-back:not(.card-small)").length;
+    const prompt = document.getElementById("prompt");
+    window.__sealing = backs === 6 && document.querySelectorAll("#cpu-hand li .card-back").length === 6
+      && document.querySelectorAll("#laid .cut-item").length === 2 && !!prompt
+      && prompt.textContent.startsWith("Sealing the deck") && !document.querySelector("#my-hand [data-card]");
+  }).observe(document, {subtree: true, childList: true, characterData: true});
+})();
+"""
+
+# The other side's moves shown at the fast pace (what is tested here is the games, not the pace).
+FAST_PACE = """if (!localStorage.getItem("cribbage.settings.v1"))
+  localStorage.setItem("cribbage.settings.v1", JSON.stringify({v: 1, speed: "fast"}));"""
+
 
 @pytest.fixture(scope="module")
 def live_browser(playwright):
@@ -80,6 +100,8 @@ def open_pair(browser, base_url, phone=False):
                                       has_touch=phone and k == 1)
         page = context.new_page()
         page.add_init_script(CHANNEL_WATCH)
+        page.add_init_script(SEALING_WATCH)
+        page.add_init_script(FAST_PACE)
         watches.append(PageProblems(page))
         pages.append(page)
         contexts.append(context)
@@ -313,6 +335,7 @@ def test_a_whole_friend_game_live_reloaded_and_dropped_and_resumed(live_browser,
     bob.wait_for_function("['friend', 'discard'].includes(document.getElementById('game').dataset.await)")
     assert "Connected live to Bob" in ann.inner_text("#friend-connection")
     assert "Connected live to Ann" in bob.inner_text("#friend-connection")
+    assert ann.evaluate("window.__sealing") and bob.evaluate("window.__sealing")  # the table first, face down
     bob.click("#friend-phrases [data-phrase='Good luck!']")
     ann.wait_for_function("document.getElementById('friend-chat-log').textContent.includes('Good luck!')")
     last = [-1, -1]

@@ -127,6 +127,25 @@ def test_no_table_names_a_card_of_the_other_hand_before_it_is_laid_or_shown():
     assert looked > 20
 
 
+def test_before_the_first_hand_is_read_each_table_shows_the_cut_and_the_deal_with_no_card():
+    ann, bob = _begin("preview")
+    pages, tables = play("preview")
+    for seat, early in ((0, ann["table"]), (1, bob["table"])):
+        dealt = next(t for s, t in tables if s == seat and not t["view"].get("sealing"))
+        assert early["view"]["sealing"] and early["awaiting"] == "friend"
+        assert early["view"]["hand"] == [] and early["view"]["legal_actions"] == []
+        assert early["view"]["hand_sizes"] == [6, 6]
+        assert [e["type"] for e in early["events"]] == ["cut", "deal"] == [e["type"] for e in dealt["events"]]
+        assert early["events"] == dealt["events"]  # the same cut, the same dealer and words
+        cut = {str(card) for _, card in early["events"][0]["cuts"]}
+        assert set(early["cards"]) == cut  # no card of the deal is named
+        for key in ("dealer", "to_act", "target", "scores", "hand_number"):
+            assert early["view"][key] == dealt["view"][key]
+    friend_sealed._HELD.clear()  # a reload before the first hand is read: the same table again
+    again = friend_sealed.resume({"game": bob["game"]})["table"]
+    assert again["view"]["sealing"] and again["events"] == bob["table"]["events"]
+
+
 def test_messages_lost_while_the_connection_was_down_are_sent_again():
     whole, _ = play("drop")
     dropped, _ = play("drop", drop=(40, 70))

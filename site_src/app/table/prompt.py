@@ -13,6 +13,7 @@ from table.state import (YOUR_SEAT, LIVE_KEEP, LOG_KEEP, S, discard_need, displa
 from table.view import render_hand
 
 
+SEALING_PROMPT = "Sealing the deck\u2026"  # a sealed friend game's first deal
 WAITING_HOOKS = []
 """Functions called after every decision offered (friend_play.on_turn: the friend game's bar)."""
 
@@ -21,6 +22,8 @@ def prompt_text(waiting, model):
     """The instruction under the table for the decision on offer."""
     if waiting == "pass":
         return ""
+    if waiting == "friend" and S["view"] is not None and S["view"].get("sealing"):
+        return SEALING_PROMPT
     if waiting == "friend":
         seat = S["view"]["to_act"] if S["view"] is not None else None
         doing = {"discard": "discard", "play": "lay a card", "count": "count", "claim": "claim"}

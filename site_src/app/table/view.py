@@ -159,7 +159,7 @@ def render_seats(model):
     cpu = q("cpu-hand")
     cpu.replaceChildren()
     other = 1 - me if S["players"] == 2 else None
-    holder = S["names"][other] if S["passing"] and other is not None else "The computer"
+    holder = S["names"][other] if (S["passing"] or S["friend"] is not None) and other is not None else "The computer"
     final = final_cards(model, other) if other is not None else None
     cpu.classList.toggle("is-revealed", final is not None)
     if final is not None:
@@ -253,11 +253,20 @@ def render_hand(model):
     hand = model["hand"]
     legal = model["legal"] if waiting == "play" else []
     lit = S["hint_cards"]
-    key = json.dumps([hand, S["selected"], legal, waiting, lit])
+    sealing = not hand and S["view"] is not None and bool(S["view"].get("sealing"))
+    key = json.dumps([hand, S["selected"], legal, waiting, lit, sealing])
     if key == S["hand_key"]:
         return
     S["hand_key"] = key
     box = q("my-hand")
+    if sealing:  # a sealed deal not read yet: the cards face down where they will be
+        box.replaceChildren()
+        for _ in range(model["left"][S["me"]]):
+            item = make("li")
+            item.append(card_back())
+            box.append(item)
+        box.setAttribute("aria-label", "Your cards, face down while the deck is sealed")
+        return
     buttons = box.querySelectorAll("button[data-card]")
     if buttons.length == len(hand) and all(
             buttons.item(i).getAttribute("data-card") == str(card) for i, card in enumerate(hand)):
