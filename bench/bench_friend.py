@@ -84,7 +84,8 @@ STAMPS = """
         b.nextAt = null;
       }
     }
-    if (b.tableAt === null && document.querySelectorAll("#cpu-hand li").length === 6) b.tableAt = at;
+    if (b.tableAt === null && document.querySelectorAll("#laid .cut-item").length === 2
+        && document.querySelectorAll("#cpu-hand li:not(.first-paint-card)").length === 6) b.tableAt = at;
     if (b.handAt !== null && (b.want === null || b.seenAt !== null)) return;
     if (b.handAt === null && document.querySelectorAll("#my-hand [data-card]").length === 6) {
       b.handAt = at;
