@@ -41,6 +41,7 @@ from engine.pegging_joint import JointSearch
 from engine.pegging_search import Leaf
 from engine.reading import draw_hands, play_contexts
 from engine.scoring import show_total
+from engine.win_chance import prepare
 
 SAMPLES = 48  # samples of the other hand searched for one card
 PRICE_WEIGHT = 0.5  # hard's price of a card added to its searched value while nobody can get home
@@ -50,6 +51,7 @@ PEG_MARGIN = 1.0  # keeps this far below the best in hand and crib are not playe
 PEG_KEEPS = 4  # keeps played out at most
 DISCARD_SAMPLES = 16  # other hands a keep is played out against
 FAR_LEAF = Leaf((999, 999), (0, 0), 0)  # nobody can get home: the points of the play alone
+BOARD_WORK = 30_000  # sums of the board's table (engine.win_chance) worked out ahead with each move
 
 
 def go_floor(view: dict) -> int:
@@ -106,6 +108,7 @@ class ExpertPlayer(HardPlayer):
         priced by the play they make against the fours a careful player keeps."""
         if view["players"] != 2 or not self.peg_weight:
             return HardPlayer.choose_discard(self, view, legal_actions)
+        prepare(BOARD_WORK, 2 * view["target"])  # needed near the end; no move pays for it all
         by_cards = {tuple(a["cards"]): a for a in legal_actions}
         options = discard_options(view["hand"], owns_crib(view))
         values = [self.discard_value(view, o) for o in options]
@@ -129,6 +132,7 @@ class ExpertPlayer(HardPlayer):
         """Lay the card whose searched value, averaged over the samples, is best."""
         if view["players"] != 2 or len(legal_actions) == 1:
             return HardPlayer.choose_play(self, view, legal_actions)
+        prepare(BOARD_WORK, 2 * view["target"])
         values, far = self.play_values(view)
         cards = [a["card"] for a in legal_actions]
         prices = self.play_prices(view, cards)

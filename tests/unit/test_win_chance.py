@@ -1,5 +1,6 @@
 """The chance of winning from the points each side needs (engine.win_chance)."""
 
+from engine import win_chance as win_chance_module
 from engine.win_chance import DEALER_TOTAL, win_chance
 
 
@@ -35,3 +36,15 @@ def test_the_pone_counting_first_wins_a_race_of_equal_needs_near_the_end():
     assert win_chance(8, 8) < 0.5
     # The dealer needs little more than a peg: it usually pegs or counts out.
     assert win_chance(3, 30) > 0.99
+
+
+def test_the_table_is_the_same_worked_out_whole_in_steps_or_as_asked(monkeypatch):
+    whole = win_chance_module._build(121)
+    monkeypatch.setattr(win_chance_module, "_TABLE", [])
+    asked = [(3, 5), (60, 70), (2, 119), (121, 121)]
+    win_chance_module.prepare(10**9, upto=2 * 61)
+    assert win_chance_module._TABLE[3] == 2 * 61  # never past what it is asked to work out
+    for step, (d, p) in enumerate(asked):
+        win_chance_module.prepare(5_000 * (step + 1))
+        assert win_chance(d, p) == whole[d][p]  # bit for bit: the same sums in the same order
+    assert win_chance_module._TABLE[3] == 2 * 121 and win_chance_module._TABLE[0] == whole
