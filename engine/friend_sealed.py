@@ -133,15 +133,8 @@ def table_reply(game: SealedGame, events: list) -> "dict | None":
     state, seat = game.state, game.me
     if state is None:
         return None
-    answer = host.reply(state, events, Seating.of(state, seat), seat)
-    answer["view"] = host.page_view(state, seat, game.view())
-    shown = view_cards(answer["view"]) | event_cards(answer["events"])
-    answer["cards"] = {str(c): card_info(c) for c in sorted(shown)}  # no stand-in's name
-    if _is_waiting(game):
-        answer["awaiting"] = "friend"
-    answer["sealed"] = True
-    answer["friend"] = {"seat": seat, "turn": friend.describe(state, seat)}
-    return answer
+    return _seat_reply(state, events, seat, host.page_view(state, seat, game.view()), bool(_is_waiting(game)),
+                       friend.describe(state, seat))
 
 
 def preview_reply(game: SealedGame) -> "dict | None":
@@ -151,15 +144,23 @@ def preview_reply(game: SealedGame) -> "dict | None":
     state = game.preview()
     if state is None:
         return None
-    seat = game.me
-    events = [e for e in state.start_events if e["type"] in ("cut", "deal")]  # no "hand": no card
-    answer = host.reply(state, events, Seating.of(state, seat), seat)
-    view = answer["view"]
+    view = host.page_view(state, game.me)
     view.update({"hand": [], "legal_actions": [], "sealing": True})
-    answer["cards"] = {str(c): card_info(c) for c in sorted(view_cards(view) | event_cards(answer["events"]))}
-    answer["awaiting"] = "friend"
+    events = [e for e in state.start_events if e["type"] in ("cut", "deal")]  # no "hand": no card
+    return _seat_reply(state, events, game.me, view, True, "Sealing the first deal")
+
+
+def _seat_reply(state, events: list, seat: int, view: dict, waiting: bool, turn: str) -> dict:
+    """``host.reply`` for the seat with ``view``: only the cards the view and the events show are
+    named (no stand-in's name), "friend" when ``waiting``; ``turn``: the words for the list of games."""
+    answer = host.reply(state, events, Seating.of(state, seat), seat)
+    answer["view"] = view
+    shown = view_cards(view) | event_cards(answer["events"])
+    answer["cards"] = {str(c): card_info(c) for c in sorted(shown)}
+    if waiting:
+        answer["awaiting"] = "friend"
     answer["sealed"] = True
-    answer["friend"] = {"seat": seat, "turn": "Sealing the first deal"}
+    answer["friend"] = {"seat": seat, "turn": turn}
     return answer
 
 
