@@ -1,28 +1,24 @@
-"""The expert's decisions on the game page: CPython in its Pyodide worker, beside MicroPython.
+"""The expert's decisions on the game page, in the engine's MicroPython worker, beside CPython.
 
-Targets (issue 15): in the browser, the expert's decisions at most 300 ms at the 90th percentile
-and never over 1 s. The game page sends the expert's moves to a Pyodide worker
-(site_src/app/expert_engine.py, app/expert_worker.py) because MicroPython cannot meet them.
+Targets (issue 32): in the browser and under node, the expert's decisions at most 300 ms at the
+90th percentile and never over 1 s. The game page plays the expert in the engine's MicroPython
+worker, as it plays every computer.
 
 Figures, on the site built into a private folder and served locally, in one run:
 
-- the Pyodide worker's start, cold (a fresh browser context): from navigation to html[data-expert]
-  "ready" on a practice link against the expert (Pyodide, the engine's source, one expert discard);
-- every expert decision of GAMES (10) games against a person played by hard: the page's calls of
+- every expert decision of GAMES (4) games against a person played by hard: the page's calls of
   each game in order (``act`` for the person, ``computer_move`` for the expert, on the game's
-  JSON text), timed on the page around each call, the expert's moves reported: in the expert's
-  Pyodide worker, and for the first MP_GAMES (2) games in the engine's MicroPython worker too;
-  and the same calls in CPython here, for the ratios.
+  JSON text), timed on the page around each call in the engine's worker, the expert's moves
+  reported; and the same calls in CPython here, for the ratio.
 
 Then, side by side with the targets, the expert's decisions of NODE_GAMES (6) games in CPython
 here and in MicroPython under node (the vendored build the engine's worker runs, started as the
 worker starts it; each call its own top-level call, as the worker's are, so the collector runs
 between them as it does there): median, 90th percentile and slowest.
 
-Saved to .bench/expert.json. BENCH_EXPERT_GAMES=n, BENCH_EXPERT_MP_GAMES=n and
-BENCH_EXPERT_NODE_GAMES=n change the game counts; BENCH_DIST=folder measures an already built
-site instead of building one; BENCH_EXPERT_BROWSER=0 leaves the browser out (CPython and node
-only).
+Saved to .bench/expert.json. BENCH_EXPERT_GAMES=n and BENCH_EXPERT_NODE_GAMES=n change the game
+counts; BENCH_DIST=folder measures an already built site instead of building one;
+BENCH_EXPERT_BROWSER=0 leaves the browser out (CPython and node only).
 """
 
 import json
@@ -41,20 +37,17 @@ if str(ROOT) not in sys.path:
 from bench.bench_load import CHROMIUM, CHROMIUM_ARGS, Meter, measure_built_site, start_server  # noqa: E402
 
 OUT = ROOT / ".bench" / "expert.json"
-GAMES = int(os.environ.get("BENCH_EXPERT_GAMES", "10"))
-MP_GAMES = int(os.environ.get("BENCH_EXPERT_MP_GAMES", "2"))
+GAMES = int(os.environ.get("BENCH_EXPERT_GAMES", "4"))
 NODE_GAMES = int(os.environ.get("BENCH_EXPERT_NODE_GAMES", "6"))
 P90_TARGET_MS = 300.0
 MAX_TARGET_MS = 1000.0
 TIMEOUT_MS = 600_000
 SETTINGS = {"v": 1, "difficulty": "expert", "target": 121, "muggins": False, "speed": "fast"}
 
-# Times a game's calls on the page, in order (so each worker keeps the game it answered last, as
-# on the game page): in the expert's worker (PyScript's named worker) or the engine's.
-TIME_CALLS = """async ([where, calls]) => {
-  const worker = where === 'cpython'
-    ? document.querySelector('script[name="expert-cpython"]').xworker.sync
-    : window.cribbageEngine;
+# Times a game's calls on the page, in order (so the worker keeps the game it answered last, as
+# on the game page), in the engine's worker.
+TIME_CALLS = """async (calls) => {
+  const worker = window.cribbageEngine;
   const times = [];
   for (const [name, text] of calls) {
     const started = performance.now();
@@ -177,9 +170,8 @@ def measure(site: Path) -> dict:
 
     games = expert_calls(GAMES)
     every = [call for game in games for call in game]
-    mp_calls = [call for game in games[:MP_GAMES] for call in game]
     server, base = start_server(site, Meter())
-    report: dict = {"games": GAMES, "mp_games": MP_GAMES, "load_average": os.getloadavg()[0], "cores": os.cpu_count()}
+    report: dict = {"games": GAMES, "load_average": os.getloadavg()[0], "cores": os.cpu_count()}
     print(f"load average {report['load_average']:.1f} on {report['cores']} cores (figures are wall-clock); "
           f"{len(moves(every, every))} expert decisions in {GAMES} games", flush=True)
     try:
@@ -190,37 +182,23 @@ def measure(site: Path) -> dict:
             context.add_init_script(f"localStorage.setItem('cribbage.settings.v1', {settings});")
             page = context.new_page()
             page.goto(base + "/?seed=bench-expert&difficulty=expert")
-            page.wait_for_selector("html[data-expert='ready'], html[data-expert='fallback']", state="attached",
-                                   timeout=TIMEOUT_MS)
-            if page.get_attribute("html", "data-expert") != "ready":
-                raise RuntimeError("the expert's CPython did not start")
-            report["cpython_ready_s"] = page.evaluate("performance.now()") / 1000
             page.wait_for_selector("html[data-engine='ready']", state="attached", timeout=TIMEOUT_MS)
-            pyodide = moves(every, page.evaluate(TIME_CALLS, ["cpython", every]))
-            micropython = moves(mp_calls, page.evaluate(TIME_CALLS, ["micropython", mp_calls])) if mp_calls else []
+            micropython = moves(every, page.evaluate(TIME_CALLS, every))
             context.close()
             browser.close()
     finally:
         server.shutdown()
     native = moves(every, cpython_times(every))
-    rows = [("browser, CPython (Pyodide worker)", pyodide), ("CPython here", native),
-            (f"browser, MicroPython (engine worker, {MP_GAMES} games)", micropython),
-            (f"browser, CPython, the same {MP_GAMES} games", pyodide[:len(micropython)])]
-    print(f"the expert's CPython ready {report['cpython_ready_s']:.2f} s after the page was opened (cold)")
+    rows = [("browser, MicroPython (engine worker)", micropython), ("CPython here", native)]
     for label, times in rows:
-        if not times:
-            continue
         figures = summary(times)
         report[label] = figures
-        print(f"  {label:<52} median {figures['median_ms']:7.1f} ms  p90 {figures['p90_ms']:7.1f} ms  "
+        print(f"  {label:<40} median {figures['median_ms']:7.1f} ms  p90 {figures['p90_ms']:7.1f} ms  "
               f"max {figures['max_ms']:7.1f} ms  (n={figures['n']})")
     browser_figures = report[rows[0][0]]
-    ratio = statistics.median(pyodide) / statistics.median(native)
-    report["pyodide_over_cpython_median"] = ratio
-    if micropython:
-        report["micropython_over_pyodide_p90"] = report[rows[2][0]]["p90_ms"] / report[rows[3][0]]["p90_ms"]
-        print(f"  ratios: Pyodide / CPython here {ratio:.1f}x at the median; MicroPython / Pyodide "
-              f"{report['micropython_over_pyodide_p90']:.1f}x at the 90th percentile")
+    report["micropython_over_cpython_median"] = statistics.median(micropython) / statistics.median(native)
+    print(f"  ratio: the browser's MicroPython / CPython here {report['micropython_over_cpython_median']:.1f}x "
+          f"at the median")
     p90_ok = browser_figures["p90_ms"] <= P90_TARGET_MS
     max_ok = browser_figures["max_ms"] <= MAX_TARGET_MS
     report["targets_met"] = p90_ok and max_ok

@@ -60,7 +60,7 @@ class EngineError(Exception):
         self.kind = kind
 
 
-_state = {"info": None, "waiting": False, "error": None, "worker": None, "booting": None, "route": None}
+_state = {"info": None, "waiting": False, "error": None, "worker": None, "booting": None}
 _proxies = []  # keeps event-handler proxies alive for the page's lifetime
 
 
@@ -208,16 +208,15 @@ def _fail(error):
         set_state("error", error.message)
 
 
-async def _request(name, payload, worker=None):
-    """One call to the engine's worker (or ``worker``, another with the same ``call``): JSON text
-    out, JSON text back, errors as EngineError."""
+async def _request(name, payload):
+    """One call to the engine's worker: JSON text out, JSON text back, errors as EngineError."""
     try:
-        text = await (worker or _state["worker"]).call(name, json.dumps(payload))
+        text = await _state["worker"].call(name, json.dumps(payload))
     except EngineError:
         raise
     except Exception as error:  # the worker could not carry the call (it failed or stopped)
         _log("Engine call", name, "raised:", error)
-        failure = _worker_failure() if worker is None else None
+        failure = _worker_failure()
         if failure is not None:  # it never started: say which file, and try afresh next time
             raise EngineError(BOOT_FAILED_BECAUSE.format(failure), "boot")
         raise EngineError(CALL_FAILED, "internal")
@@ -242,50 +241,14 @@ def start():
     launch(_boot(), quiet=True)
 
 
-def route(handler):
-    """Let ``handler(name, payload)`` take calls: it returns a coroutine answering the call
-    (another worker's reply) or None to leave the call to the engine's worker."""
-    _state["route"] = handler
-
-
 async def call(name, payload=None):
     """Call engine function ``name`` with a dict; returns the reply dict or raises EngineError.
 
     The engine warmed up for this page as its worker started (static/engine.js), so the first
-    calls answer at once. A handler set with ``route`` may answer the call from another worker
-    instead.
+    calls answer at once.
     """
-    handler = _state["route"]
-    routed = handler(name, payload or {}) if handler is not None else None
-    if routed is not None:
-        return await routed
-    return await call_engine(name, payload)
-
-
-async def call_engine(name, payload=None):
-    """``call`` in the engine's own worker, whatever ``route`` says."""
     await _boot()
     return await _request(name, payload or {})
-
-
-async def call_worker(worker, name, payload):
-    """Call engine function ``name`` in another worker that answers like the engine's (``call``
-    with engine.api's replies); returns the reply dict or raises EngineError."""
-    return await _request(name, payload, worker)
-
-
-def add_pyodide_worker(name, src, config):
-    """Start a named PyScript worker running Pyodide (CPython) on ``src`` with ``config`` (paths
-    from the site's root); returns its <script> element (its ``xworker`` ends it). The worker's
-    exports are callable once ``await pyscript.workers[name]`` answers."""
-    script = document.createElement("script")
-    script.type = "py"
-    script.setAttribute("worker", "")
-    script.setAttribute("name", name)
-    script.setAttribute("src", root() + src)
-    script.setAttribute("config", root() + config)
-    document.body.append(script)
-    return script
 
 
 def launch(coroutine, quiet=False):

@@ -16,7 +16,6 @@ game on the table. The rest of the page lives in its own modules, lowest first:
   lets the computer move until the person has to decide;
 - table.setup: the setup form, settings, starting and resuming games;
 - table.coach and table.review: the coach's hints, each hand's review and the game's summary;
-- expert_engine: CPython (a Pyodide worker) answering every call about a game against the expert.
 
 How a click travels: a card button's click reaches ``on_hand_click`` here, which runs
 ``flow(lambda: send(action))``; ``send`` calls the engine's ``act`` endpoint (bridge.call, JSON
@@ -33,13 +32,12 @@ from pyscript import document, window
 
 import board
 import bridge
-import expert_engine
 import friend_play
 from table import coach, finished, motion, pick, review, store
 from table.flow import SHOWN, flow, on_pass, on_skip_key, on_skip_show, save, take
 from table.prompt import WAITING_HOOKS, announce, set_waiting
 from table.setup import (fill_setup, is_same_link, offer_choice, on_again, on_cancel_setup, on_change,
-                         on_choice_back, on_choice_new, on_difficulty_choice, on_new_game, on_setup_submit,
+                         on_choice_back, on_choice_new, on_new_game, on_setup_submit,
                          on_go_choice, on_lay_choice, on_speed, on_table_choice, open_setup, resume_game,
                          show_notices, start_game, url_options)
 from table.state import NAMES, S, cap, discard_need, info, q, seating_request
@@ -277,7 +275,6 @@ def act_on_early():
             if storage_text(form.get(field)):
                 q(field).value = form[field][:20]
         on_table_choice()
-        on_difficulty_choice()
     button = q(pending) if storage_text(pending) else None
     if button is not None:
         q("setup-message").textContent = ""  # static/first-paint.js's word that it would be done
@@ -352,7 +349,6 @@ def setup():
     fill_setup(S["settings"])
     board.render("#board", NAMES, S["settings"]["target"])
     q("game").setAttribute("data-target", str(S["settings"]["target"]))
-    bridge.route(expert_engine.route)  # a game against the expert is answered by CPython
     bridge.on("#my-hand", "click", on_hand_click)
     bridge.on("#throw-button", "click", on_throw)
     bridge.on("#go-button", "click", on_continue)
@@ -374,7 +370,6 @@ def setup():
     WAITING_HOOKS.append(pick.note_offer)
     bridge.on("#pass-button", "click", on_pass)
     bridge.on("#setup-table", "change", on_table_choice)
-    bridge.on("#setup-opponent", "change", on_difficulty_choice)
     bridge.on("#show-area", "mouseover", on_item_enter)
     bridge.on("#show-area", "focusin", on_item_enter)
     bridge.on("#show-area", "mouseout", on_item_leave)

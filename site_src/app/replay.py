@@ -14,7 +14,6 @@ import js
 from pyscript import document, window
 
 import bridge
-import expert_engine
 import replay_view
 import sharing
 from replay_view import by_id
@@ -103,16 +102,6 @@ def move(delta):
     show(_game["index"] + delta)
 
 
-async def replay_game(request):
-    """The engine's replay of a shared game. Replaying works out the computers' moves again, and
-    the expert's take MicroPython seconds each, so a game against the expert is replayed in
-    CPython (expert_engine), whose loading shows."""
-    seats = (await bridge.call("code_seats", {"code": request["code"]}))["seats"]
-    if expert_engine.EXPERT in seats:
-        return await expert_engine.call("replay_game", request)
-    return await bridge.call("replay_game", request)
-
-
 async def load(code):
     """Ask the engine for the game a code holds and show its first step."""
     code = sharing.find_code(code) or str(code).strip()
@@ -123,7 +112,7 @@ async def load(code):
         request = {"code": code}
         if _game["seat"] is not None:
             request["seat"] = _game["seat"]
-        game = await replay_game(request)
+        game = await bridge.call("replay_game", request)
     except bridge.EngineError as error:
         by_id("replay-loading").hidden = True
         set_state("error")

@@ -30,7 +30,7 @@ ENGINE_SOURCE_SKIP = ("__main__.py",)
 
 def pyodide_workers() -> dict[str, str]:
     """The Pyodide (CPython) workers, site_src/workers/NAME.py shipped as source with app/NAME.toml:
-    each NAME -> the first line of its docstring (the bot lab's matches, the expert opponent)."""
+    each NAME -> the first line of its docstring (the bot lab's matches)."""
     import ast
 
     found = {}
@@ -248,8 +248,8 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
     included), dist/app/PAGE.json is the page's main-thread (MicroPython) config: the unpacker
     (dist/app/pack.mpy) and that pack. dist/app/engine.pack holds the engine's endpoint
     (engine_worker.mpy), the engine as bytecode and its data, and dist/app/engine_worker.mjs is the
-    plain worker that runs them in MicroPython (``write_engine_worker``). The Pyodide workers (the
-    bot lab's, the expert's) and their configs come last (``write_pyodide_workers``).
+    plain worker that runs them in MicroPython (``write_engine_worker``). The Pyodide worker (the
+    bot lab's) and its config come last (``write_pyodide_workers``).
     """
     import tempfile
 

@@ -17,29 +17,27 @@ import pytest
 from site_src.builder import browser_python, compress, runtime, serve, settings
 
 BOTLAB_PAGE = "bot-lab/index.html"
-PYODIDE_FILES = ("app/botlab_worker.py", "app/botlab_sandbox.json", "app/expert_worker.toml", "app/expert_worker.py")
+PYODIDE_FILES = ("app/botlab_worker.py", "app/botlab_sandbox.json")
 
 
 def test_pyodide_only_in_the_workers_that_need_it(built_site):
-    """The pages run MicroPython; Pyodide is named only by the configs of the bot lab's worker
-    (and the list of files its sandbox is handed) and the expert's, which the bot lab's and the
-    game page's modules start (no page names it)."""
+    """The pages run MicroPython, the expert included; Pyodide is named only by the bot lab's
+    worker and the list of files its sandbox is handed, which the bot lab's module starts (no
+    page names it)."""
     assert (built_site / "runtime" / "pyodide" / "pyodide.asm.wasm").is_file()
     for path in [*built_site.rglob("*.html"), *(built_site / "app").glob("*.toml"), *(built_site / "app").glob("*.json")]:
         rel = path.relative_to(built_site).as_posix()
         if rel not in PYODIDE_FILES:
             assert "pyodide/" not in path.read_text(encoding="utf-8").lower(), rel
-    config = tomllib.loads((built_site / "app" / "expert_worker.toml").read_text(encoding="utf-8"))
-    assert config["interpreter"] == "../runtime/pyodide/pyodide.mjs" and config["sync_main_only"] is True
     sandbox = json.loads((built_site / "app" / "botlab_sandbox.json").read_text(encoding="utf-8"))
     assert not (built_site / "app" / "botlab_worker.toml").exists()  # its files are in the sandbox's manifest
-    for files in (config["files"], {source: "./" + target for source, target in sandbox["files"][:-1]}):
-        for source, target in files.items():
-            assert (built_site / "app" / source).resolve().is_file(), source
-            assert target.startswith("./engine/"), target
-        assert "./engine/expert.py" in files.values() and "./engine/match.py" in files.values()
-    for name in ("botlab_worker", "expert_worker"):
-        assert (built_site / "app" / f"{name}.py").is_file() and not (built_site / "app" / f"{name}.mpy").exists()
+    files = {source: "./" + target for source, target in sandbox["files"][:-1]}
+    for source, target in files.items():
+        assert (built_site / "app" / source).resolve().is_file(), source
+        assert target.startswith("./engine/"), target
+    assert "./engine/expert.py" in files.values() and "./engine/match.py" in files.values()
+    assert (built_site / "app" / "botlab_worker.py").is_file() and not (built_site / "app" / "botlab_worker.mpy").exists()
+    assert not list((built_site / "app").glob("*.toml"))  # no page starts a Pyodide worker of its own
 
 
 def test_engine_ships_as_bytecode_in_one_pack_with_its_worker(built_site):

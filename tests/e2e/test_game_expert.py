@@ -1,9 +1,10 @@
 """The expert on the game page: offered beside Easy and Hard for two players only, and it plays.
 
 The setup form shows "Expert" for "You and the computer" and hides it for three or four players
-(a chosen expert becomes Hard there). Picking it starts CPython (Pyodide, in its own worker) with
-its loading shown; a game against the expert is dealt and played through a whole hand's discard
-and play, the expert's moves worked out in CPython. Screenshots go to /tmp/shots-expert/.
+(a chosen expert becomes Hard there). A game against the expert is dealt and played through a
+whole hand's discard and play and picked up again after a reload, the expert's moves worked out
+in the engine's MicroPython worker like every other computer's: no second runtime is loaded.
+Screenshots go to /tmp/shots-expert/.
 """
 
 from __future__ import annotations
@@ -35,13 +36,7 @@ def test_expert_is_offered_for_two_players_only_and_plays_a_hand(page_and_proble
     assert is_shown(page, "#setup-expert")
     pyodide = []
     page.on("request", lambda request: pyodide.append(request.url) if "/pyodide/" in request.url else None)
-    assert page.get_attribute("html", "data-expert") is None  # nothing loaded for easy or hard
     page.check('input[name="difficulty"][value="expert"]')
-    page.wait_for_selector("html[data-expert]", state="attached")
-    if page.get_attribute("html", "data-expert") == "loading":
-        said = page.inner_text("#expert-status")
-        assert "Getting the expert ready" in said and "4 MB" in said and page.is_visible("#expert-status")
-        assert "CPython" not in said and "Pyodide" not in said
     SHOTS.mkdir(exist_ok=True)
     for label, size in (("desktop", {"width": 1280, "height": 720}), ("phone", {"width": 390, "height": 844})):
         page.set_viewport_size(size)
@@ -67,28 +62,17 @@ def test_expert_is_offered_for_two_players_only_and_plays_a_hand(page_and_proble
             break
     page.screenshot(path=str(SHOTS / "play-desktop.png"))
     assert laid >= 1
-    page.wait_for_selector("html[data-expert='ready'], html[data-expert='fallback']", state="attached",
-                           timeout=90_000)
-    assert page.get_attribute("html", "data-expert") == "ready", page.inner_text("#expert-status")
-    assert not page.is_visible("#expert-status")
-    assert any(url.endswith("pyodide.asm.wasm") for url in pyodide)
-    # Its first moves came from MicroPython while CPython loaded; from now on CPython works them out.
-    for _ in range(40):
-        if int(page.get_attribute("html", "data-expert-moves") or 0) >= 1:
-            break
-        assert step(page) is not None, "the game ended before the expert moved again"
-    assert int(page.get_attribute("html", "data-expert-moves") or 0) >= 1
 
-    # A reload picks the game up again: CPython checks the save (MicroPython would take far too
-    # long to work out every expert move again) and the game goes on.
+    # A reload picks the game up again: the engine checks the save, every expert move worked out
+    # again, and the game goes on.
     before = (page.inner_text("#score-0"), page.inner_text("#score-1"))
     page.reload()
     kind = wait_for_decision(page, "discard", "play", "go", "next", "count", timeout=90_000)
-    assert page.get_attribute("html", "data-expert") == "ready"
     assert "expert" in page.inner_text("#cpu-level")
     after = (page.inner_text("#score-0"), page.inner_text("#score-1"))
     assert all(int(a) >= int(b) for a, b in zip(after, before)) and after != ("0", "0")  # the same game
     assert step(page) == kind
+    assert not pyodide and page.get_attribute("html", "data-expert") is None
 
 
 def step(page):

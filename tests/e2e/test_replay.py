@@ -120,23 +120,15 @@ def test_a_pasted_link_replays_and_the_address_keeps_the_code(page, problems, fi
     assert "starts with c1." in page.inner_text("#replay-message")
 
 
-def test_a_game_against_the_expert_is_replayed_in_cpython(page, problems):
-    """Replaying works out the computers' moves again, which takes MicroPython seconds for each of
-    the expert's: its games are replayed in CPython (Pyodide), loaded then, with its loading shown.
-    Other games never load it."""
+def test_a_game_against_the_expert_is_replayed_by_the_pages_own_engine(page, problems):
+    """Replaying works out the computers' moves again; the expert's are worked out in the engine's
+    MicroPython worker like the others', so no second runtime is loaded, and the steps are the
+    ones CPython finds."""
     requests = []
     page.on("request", lambda request: requests.append(request.url))
-    hard = seated_game(seed="e2e-replay-short", level="hard", target=61, stop=30)
-    open_replay(page, share.encode(hard))
-    assert page.get_attribute("#replay", "data-state") == "ready"
-    assert page.get_attribute("html", "data-expert") is None and not any("/pyodide/" in u for u in requests)
-
     state = seated_game(seed="e2e-replay-expert", level="expert", target=61, stop=60)
-    page.goto("/replay/?code=" + share.encode(state))
-    page.wait_for_selector("html[data-expert='loading']", state="attached", timeout=LOAD_TIMEOUT_MS)
-    assert "Getting the expert ready" in page.inner_text("#expert-status")
-    page.wait_for_selector("#replay[data-state='ready'], #replay[data-state='error']", state="attached",
-                           timeout=LOAD_TIMEOUT_MS)
-    assert page.get_attribute("html", "data-expert") == "ready" and not page.is_visible("#expert-status")
+    open_replay(page, share.encode(state))
+    assert page.get_attribute("#replay", "data-state") == "ready", page.inner_text("#replay-message")
     assert int(page.get_attribute("#replay", "data-steps")) == len(replay.replay_steps(state))
-    assert any(u.endswith("pyodide.asm.wasm") for u in requests)
+    assert "expert computer" in page.inner_text("#replay-summary")
+    assert not any("/pyodide/" in u for u in requests)

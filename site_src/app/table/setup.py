@@ -11,7 +11,6 @@ from pyscript import document, window
 
 import board
 import bridge
-import expert_engine
 import local_storage
 from table import finished, history, log, store
 
@@ -64,13 +63,6 @@ def on_table_choice(event=None):
     expert = form.querySelector('input[name="difficulty"][value="expert"]')
     if table != "2" and expert is not None and expert.checked:
         form.querySelector('input[name="difficulty"][value="hard"]').checked = True
-
-
-def on_difficulty_choice(event=None):
-    """Picking the expert starts loading its CPython while the rest of the game is set up."""
-    expert = q("setup").querySelector('input[name="difficulty"][value="expert"]')
-    if expert is not None and expert.checked:
-        expert_engine.prepare()
 
 
 def apply_seating(options, reply=None):
@@ -253,8 +245,6 @@ async def start_game(options, seed=None, kind=None):
     close_setup()
     apply_seating(request, reply)
     S["meta"] = meta_from(reply, started=history.today())
-    if expert_engine.is_expert(S["meta"]):
-        expert_engine.prepare()
     S["slot"] = kind  # each kind of game in its own slot: never over another kind's game
     S["readonly"] = False
     store.play_in(kind)
