@@ -23,7 +23,9 @@ Targets (each with what "ready" means):
 - game, practice link (/?seed=...): the first hand dealt and clickable (#game[data-await="discard"]);
 - game, new visitor (/): the setup's Deal button usable (#game[data-await="setup"]);
 - calculator from a ?hand= link: the count shown (#calc-total filled);
-- verifier from a ?seed= link: the deal listed (#check-deck filled).
+- verifier from a ?seed= link: the deal listed (#check-deck filled);
+- replay from a ?code= link of a whole game to 121 against the expert: its steps ready to walk
+  through (#replay[data-state="ready"]).
 
 Scenarios, medians of RUNS (5) each: cold (a fresh browser profile every run, local link);
 slow (the same over a shared 20 Mbit/s link with 40 ms per request, paced by the server);
@@ -86,6 +88,7 @@ SLOW_BITS_PER_S = 20_000_000
 SLOW_LATENCY_S = 0.040
 PYTHON_URL_RE = re.compile(r"\.wasm$|\.m?py$|pyodide|pyscript|micropython|/engine/", re.I)
 PRACTICE_SEED = "bench"
+REPLAY_SEED = "5eedc0ffee15c0015eedc0ffee15c001"
 PROFILES = {
     # name: (CPU slowdown, (download bits/s, latency ms) or None); "cold" is today's profile
     "cold": (1, None),
@@ -103,6 +106,7 @@ READY = {
     "setup": "(document.getElementById('game') || {}).dataset?.await === 'setup'",
     "count": "((document.getElementById('calc-total') || {}).textContent || '').trim() !== ''",
     "deck": "(document.getElementById('check-deck') || {childElementCount: 0}).childElementCount > 0",
+    "replay": "(document.getElementById('replay') || {dataset: {}}).dataset.state === 'ready'",
 }
 
 # Runs before any page script: long tasks, and the moment the page is ready (__READY__).
@@ -582,7 +586,25 @@ def targets(pages: list) -> list[tuple[str, str, str]]:
         found.append(("calculator: count from ?hand=", by_template["calculator"] + CALC_HAND, "count"))
     if "verifier" in by_template:
         found.append(("verifier: deck from ?seed=", by_template["verifier"] + CHECK_SEED, "deck"))
+    if "replay" in by_template:
+        found.append(("replay: expert game from ?code=", by_template["replay"] + "?code=" + expert_code(), "replay"))
     return found
+
+
+def expert_code() -> str:
+    """The code of a whole two-player game to 121 against the expert (the person played by hard),
+    as a player would share it: what the replay page opens."""
+    from engine.game import new_game
+    from engine.players import get_player
+    from engine.record import COMPUTER_SEED
+    from engine.share import encode
+
+    state = new_game(seed=REPLAY_SEED, seats=["person", "expert"])
+    person, expert = get_player("hard", seed="bench-person"), get_player("expert", seed=COMPUTER_SEED)
+    while not state.is_over:
+        view = state.view(state.to_act)
+        state.apply((person if state.to_act == 0 else expert).choose(view, view["legal_actions"]))
+    return encode(state)
 
 
 def main() -> None:

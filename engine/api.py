@@ -396,18 +396,35 @@ def replay_game(request: dict) -> dict:
 
     ``seat`` (optional) is the seat it is seen from: its cards face up, at the bottom of the
     table (by default the first person's seat, else seat 0; a bot lab game's from the bot's).
-    A game not yet over is seen only from a person's seat (``_replayed``)."""
+    A game not yet over is seen only from a person's seat (``_replayed``).
+
+    A code's computer moves are taken as it writes them down, each a legal move, and
+    ``checked`` is false when some were (``share.is_checked``): the page shows the game, then
+    asks ``check_code`` whether every one is the computer's own."""
     from engine import share
     from engine.record import from_json
 
     if "code" in request:
-        state = share.decode(request["code"])
+        state = share.decode(request["code"], check=False)
+        checked = share.is_checked(request["code"])
     else:
-        state = from_json(request["game"])
+        state, checked = from_json(request["game"]), True
     seat = request.get("seat")
     if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
         raise ValueError("not a seat of this game: " + str(seat)[:8])
-    return _replayed(state, seat)
+    reply = _replayed(state, seat)
+    reply["checked"] = checked
+    return reply
+
+
+@endpoint
+def check_code(request: dict) -> dict:
+    """Check a shared ``code`` whole, each computer's move asked for again: ``{"checked": true}``,
+    or refused (bad input) with the first move that is not the computer's own."""
+    from engine import share
+
+    share.decode(request["code"])
+    return {"checked": True}
 
 
 @endpoint

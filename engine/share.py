@@ -1,23 +1,28 @@
 """Games as short codes to share, their replay step by step, and the deal of the day.
 
-A game code holds the rules, the seating, the game's seed and the people's decisions, each as
-its place in the list of legal actions when it was made; the computers' moves are not written
-down, since a seated computer always makes the move ``players.get_player(level,
-record.COMPUTER_SEED)`` makes from its view. Decoding replays the game from its seed, asking
-the computers again, so a code gives back the very same game or is refused::
+A game code holds the rules, the seating, the game's seed and every move of the game, each as
+its place in the list of legal actions when it was made::
 
     c1.<base64url of the bytes below>
 
-    version 1 | flags: players - 2 (2 bits), target 61 (1), muggins (1), practice (1), hinted (1),
+    version 2 | flags: players - 2 (2 bits), target 61 (1), muggins (1), practice (1), hinted (1),
                 pegging claims (1; codes made before them have 0 and replay without)
     one byte per seat: 0 a person, else 1 + the computer's level in players.PLAYER_NAMES
     the seed: 16 bytes, or for a practice game its text's UTF-8 length (1 byte) and bytes
     the people's names, if any: for each seat its UTF-8 length (1 byte) and bytes; else 0
-    the people's decisions, a byte each; how many computer moves follow the last of them
-    (1 byte); then 4 bytes of SHA-256 of everything before
+    every move in order, a byte each; then 4 bytes of SHA-256 of everything before
 
-A whole two-player game to 121 takes about 200 characters. The table after every move of a
-decoded game is ``engine.replay.replay_steps``'s.
+A whole two-player game to 121 takes about 300 characters. Decoding replays the game from its
+seed, each move checked for being legal then. A seated computer always makes the move
+``players.get_player(level, record.COMPUTER_SEED)`` makes from its view, and ``decode`` checks
+each computer's move against it unless told not to (``check=False``): asking the expert again
+for a whole game takes seconds in MicroPython, so a page shows the game first and checks it
+after (``is_checked`` says whether a code's decoding without the check left anything to check).
+
+Codes of version 1 wrote down the people's decisions only, then how many computer moves
+followed the last of them; they still decode, the computers being asked for their moves again.
+
+The table after every move of a decoded game is ``engine.replay.replay_steps``'s.
 
 >>> from engine.game import new_game
 >>> state = new_game(seed="share-doc", seats=["person", "hard"])
@@ -37,7 +42,8 @@ from engine.record import MAX_NAME, computer_action, replay_moves
 
 CODE_PREFIX = "c1."
 CODE_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-CODE_VERSION = 1
+CODE_VERSION = 2
+DECISIONS_ONLY = 1  # the version that wrote down the people's decisions only (still read)
 CHECK_BYTES = 4
 MAX_CODE = 4000  # characters: far more than a whole game needs
 
@@ -50,18 +56,9 @@ def _fail(message: str) -> CodeError:
     return CodeError(f"not a game code: {message}")
 
 
-def _decisions(state: GameState) -> tuple:
-    """The people's decisions of a game, each as its place among the legal actions then, and how
-    many computer moves came after the last of them."""
-    picks = []
-    after = 0
-    for move in replay_moves(state):
-        if state.seats[move.game.to_act] == PERSON:
-            picks.append(move.game.legal_actions().index(move.action))
-            after = 0
-        else:
-            after += 1
-    return picks, after
+def _moves(state: GameState) -> list:
+    """Every move of a game, each as its place among the legal actions when it was made."""
+    return [move.game.legal_actions().index(move.action) for move in replay_moves(state)]
 
 
 def _text_bytes(text: str) -> bytes:
@@ -85,10 +82,10 @@ def encode(state: GameState) -> str:
         out.append(b"\x00")
     else:
         out.append(b"\x01" + b"".join(_text_bytes(name) for name in state.names))
-    picks, after = _decisions(state)
-    if any(p > 255 for p in picks) or after > 255:
-        raise ValueError("a decision does not fit a game code")
-    out.append(bytes(picks) + bytes([after]))
+    moves = _moves(state)
+    if any(m > 255 for m in moves):
+        raise ValueError("a move does not fit a game code")
+    out.append(bytes(moves))
     body = b"".join(out)
     check = bytes(int(sha256_hex(body)[2 * i:2 * i + 2], 16) for i in range(CHECK_BYTES))
     text = b2a_base64(body + check).decode("ascii").strip()
@@ -140,8 +137,8 @@ def _read_seats(code: object) -> tuple:
     body, check = data[:-CHECK_BYTES], data[-CHECK_BYTES:]
     if bytes(int(sha256_hex(body)[2 * i:2 * i + 2], 16) for i in range(CHECK_BYTES)) != check:
         raise CodeError("this code has been changed or damaged: its check does not match")
-    if body[0] != CODE_VERSION:
-        raise _fail(f"it is of version {body[0]}; this engine reads version {CODE_VERSION}")
+    if body[0] not in (DECISIONS_ONLY, CODE_VERSION):
+        raise _fail(f"it is of version {body[0]}; this engine reads versions {DECISIONS_ONLY} and {CODE_VERSION}")
     flags = body[1]
     players = 2 + (flags & 3)
     if players > 4 or flags >> 7 or (flags & 64 and not flags & 8):
@@ -157,8 +154,10 @@ def _read_seats(code: object) -> tuple:
     return body, flags, players, seats, at
 
 
-def decode(code: object) -> GameState:
-    """The game a code holds, replayed from its seed; CodeError if it is damaged or forged."""
+def decode(code: object, check: bool = True) -> GameState:
+    """The game a code holds, replayed from its seed; CodeError if it is damaged or forged.
+    ``check=False`` takes the computers' moves a code writes down as they are (each still a
+    legal one); see ``is_checked``."""
     body, flags, players, seats, at = _read_seats(code)
     target, muggins, practice = (61 if flags & 4 else 121), bool(flags & 8), bool(flags & 16)
     if practice:
@@ -186,15 +185,49 @@ def decode(code: object) -> GameState:
         raise _fail(str(error)) from None
     state.practice = practice
     state.hinted = bool(flags & 32)
-    if at >= len(body):
-        raise _fail("it ends too soon")
-    _play_back(state, body[at:-1], body[-1])
+    if body[0] == DECISIONS_ONLY:
+        if at >= len(body):
+            raise _fail("it ends too soon")
+        _play_decisions(state, body[at:-1], body[-1])
+    else:
+        _play_moves(state, body[at:], check)
     return state
 
 
-def _play_back(state: GameState, picks: bytes, after: int) -> None:
-    """Make the people's decisions in turn, the computers' moves in between, and ``after``
-    computer moves once the last decision is made."""
+def is_checked(code: str) -> bool:
+    """Whether ``decode(code, check=False)`` checks the game as much as ``decode(code)``: true
+    unless the code writes down a computer's moves (version 2 with a computer seated), which
+    only ``decode(code)`` asks the computer for again. The code must decode."""
+    body, _, _, seats, _ = _read_seats(code)
+    return body[0] == DECISIONS_ONLY or all(kind == PERSON for kind in seats)
+
+
+def _apply(state: GameState, action: dict) -> None:
+    try:
+        state.apply(action)
+    except IllegalActionError as error:
+        raise _fail(str(error)) from None
+
+
+def _play_moves(state: GameState, moves: bytes, check: bool) -> None:
+    """Make every move in turn (version 2); with ``check``, each computer's must be the one it
+    makes there."""
+    for number, pick in enumerate(moves, 1):
+        if state.is_over:
+            raise _fail("it has moves after the end of the game")
+        legal = state.legal_actions()
+        if pick >= len(legal):
+            raise _fail(f"move {number} is not one of the moves there were")
+        action = legal[pick]
+        kind = state.seats[state.to_act]
+        if check and kind != PERSON and computer_action(state) != action:
+            raise _fail(f"move {number} is not the one the {kind} computer makes there")
+        _apply(state, action)
+
+
+def _play_decisions(state: GameState, picks: bytes, after: int) -> None:
+    """Version 1: make the people's decisions in turn, the computers' moves in between, and
+    ``after`` computer moves once the last decision is made."""
     used = 0
     while not state.is_over:
         seat = state.to_act
@@ -213,9 +246,6 @@ def _play_back(state: GameState, picks: bytes, after: int) -> None:
             action = computer_action(state)
             if used == len(picks):
                 after -= 1
-        try:
-            state.apply(action)
-        except IllegalActionError as error:
-            raise _fail(str(error)) from None
+        _apply(state, action)
     if used != len(picks) or after:
         raise _fail("it has moves after the end of the game")

@@ -6,8 +6,14 @@ refused with the reason) and returns one step per event; replay_view.py draws a 
 buttons and the arrow keys (Home and End too) move through the steps; the share buttons copy the
 link or save the code as a file (sharing.py).
 
+A code writes down the computers' moves too, and the engine replays it taking them as written
+(each a legal move), so the game is shown at once; the engine then asks each computer for its
+moves again (``check_code``, seconds for a game against the expert), and a code whose computer
+did not make its own moves is refused then, as a damaged one is at once.
+
 Markers for tests: #replay[data-state] is empty, loading, ready or error; #replay[data-step] is
-the step shown (from 0) and #replay[data-steps] how many there are.
+the step shown (from 0) and #replay[data-steps] how many there are; #replay[data-check] is
+pending while the computers' moves are checked, then done (empty when nothing is left to check).
 """
 
 import js
@@ -24,13 +30,24 @@ ENGINE_PREFIX = "not a game code: "  # how engine/share.py begins its reasons
 FILE_TOO_BIG = "That file is too large to be a saved game."
 MAX_FILE = 20000  # bytes: a saved game file is well under 1 kB
 
-_game = {"game": None, "index": 0, "title": None, "seat": None}
+CHECKING = "Checking that each of the computer's moves is its own\u2026"
+CHECKED = "Every move checked: the computer's are its own."
+
+_game = {"game": None, "index": 0, "title": None, "seat": None, "loads": 0}
 LAB_SOURCE = "bot-lab"  # ?from=bot-lab in the links of a bot lab game (the title follows from the engine's "lab")
 
 
 def set_state(state):
     """Mark the page (empty, loading, ready, error)."""
     by_id("replay").setAttribute("data-state", state)
+
+
+def set_check(state, text=""):
+    """Mark and say where the check of the computers' moves stands (pending, done or empty)."""
+    by_id("replay").setAttribute("data-check", state)
+    line = by_id("replay-check")
+    line.textContent = text
+    line.hidden = not text
 
 
 def set_message(text):
@@ -105,7 +122,9 @@ def move(delta):
 async def load(code):
     """Ask the engine for the game a code holds and show its first step."""
     code = sharing.find_code(code) or str(code).strip()
+    _game["loads"] += 1
     set_message("")
+    set_check("")
     set_state("loading")
     by_id("replay-loading").hidden = False
     try:
@@ -141,6 +160,29 @@ async def load(code):
     show(moment_step(game["steps"], _game.get("at")), False)
     replay_view.bring_into_view()
     set_state("ready")
+    if not game.get("checked", True):
+        await check(game["code"], _game["loads"])
+
+
+async def check(code, load_number):
+    """Have the engine ask the computers for their moves again; refuse the game if one differs.
+    A check whose game has since been replaced by another is let go."""
+    set_check("pending", CHECKING)
+    try:
+        await bridge.call("check_code", {"code": code})
+    except bridge.EngineError as error:
+        if load_number != _game["loads"]:
+            return
+        if error.kind != "bad_input":
+            raise
+        _game["game"] = None
+        set_check("")
+        by_id("replay-view").hidden = True
+        set_state("error")
+        set_message(refusal(error.message))
+        return
+    if load_number == _game["loads"]:
+        set_check("done", CHECKED)
 
 
 def moment_step(steps, at):

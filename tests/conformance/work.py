@@ -177,6 +177,10 @@ def comparable(answer):
     return answer
 
 
+VERSION_1_CODE = "c1.ARQAAwl2MS1leHBlcnQACQEBAAAJAAAAAA0AAAEABwABAAAMAAAAAA4AARsi_qw"  # a game code of version 1
+FORGED_CODE = "c1.AhACAA12ZWN0b3JzLWZvcmdlAADp58K4"  # hard's first discard written as another: legal, not its own
+
+
 def endpoint_vectors():
     """(endpoint, request) pairs: good and bad input for every endpoint the pages call."""
     hand = "5H 5S 5D JC"
@@ -229,6 +233,9 @@ def endpoint_vectors():
         ("code_seats", {"code": shared}), ("code_seats", {"code": "c1.AQAAAt4"}),
         ("code_seats", {"code": 7}), ("code_seats", {}),
         ("replay_game", {"game": saved}), ("replay_game", {"code": "c1.AQAAAt4"}), ("replay_game", {"code": "c1.AQAAA"}), ("replay_game", {"code": 7}),
+        ("replay_game", {"code": shared}), ("replay_game", {"code": VERSION_1_CODE}),
+        ("check_code", {"code": shared}), ("check_code", {"code": VERSION_1_CODE}), ("check_code", {"code": FORGED_CODE}),
+        ("check_code", {"code": 7}), ("check_code", {}),
         ("daily_seed", {"day": "2026-12-01", "hand": 2}), ("daily_seed", {"day": "2026-02-30"}),
         ("daily_result", {"game": saved}), ("daily_stats", {"days": "junk", "today": "2026-12-02"}),
         ("daily_stats", {"days": {"2026-11-30": {"won": True, "scores": [121, 80], "code": "c1.x"},

@@ -120,10 +120,10 @@ def test_a_pasted_link_replays_and_the_address_keeps_the_code(page, problems, fi
     assert "starts with c1." in page.inner_text("#replay-message")
 
 
-def test_a_game_against_the_expert_is_replayed_by_the_pages_own_engine(page, problems):
-    """Replaying works out the computers' moves again; the expert's are worked out in the engine's
-    MicroPython worker like the others', so no second runtime is loaded, and the steps are the
-    ones CPython finds."""
+def test_a_game_against_the_expert_is_shown_at_once_then_checked_by_the_pages_own_engine(page, problems):
+    """The code writes the expert's moves down, so the page shows the game before any of them is
+    worked out again; then the engine's MicroPython worker asks the expert for each (no second
+    runtime is loaded) and says the game is checked. The steps are the ones CPython finds."""
     requests = []
     page.on("request", lambda request: requests.append(request.url))
     state = seated_game(seed="e2e-replay-expert", level="expert", target=61, stop=60)
@@ -131,4 +131,24 @@ def test_a_game_against_the_expert_is_replayed_by_the_pages_own_engine(page, pro
     assert page.get_attribute("#replay", "data-state") == "ready", page.inner_text("#replay-message")
     assert int(page.get_attribute("#replay", "data-steps")) == len(replay.replay_steps(state))
     assert "expert computer" in page.inner_text("#replay-summary")
+    page.wait_for_selector("#replay[data-check='done']", state="attached", timeout=LOAD_TIMEOUT_MS)
+    assert page.inner_text("#replay-check") == "Every move checked: the computer's are its own."
+    assert page.get_attribute("#replay", "data-state") == "ready"
     assert not any("/pyodide/" in u for u in requests)
+
+
+def test_a_game_whose_computer_did_not_make_its_own_moves_is_refused_after_the_check(page, problems):
+    """A code edited to give the computer another legal move (and its check made again) replays
+    as written at first; the check asks the computer and refuses the game, saying which move."""
+    from engine import share as codes
+    from engine.game import new_game
+    from engine.record import computer_action
+
+    game = new_game(seed="e2e-forged", seats=["hard", "person"])
+    mine = computer_action(game)
+    game.apply(next(a for a in game.legal_actions() if a != mine))
+    page.goto("/replay/?code=" + codes.encode(game))
+    page.wait_for_selector("#replay[data-state='error']", state="attached", timeout=LOAD_TIMEOUT_MS)
+    message = page.inner_text("#replay-message")
+    assert message == "This game code cannot be replayed: move 1 is not the one the hard computer makes there.", message
+    assert page.is_hidden("#replay-view") and page.is_hidden("#replay-check")

@@ -10,7 +10,7 @@ from engine.game import new_game
 from engine.seeds import derive_seed
 from engine.match import play_game
 from engine.players import get_player
-from engine.record import COMPUTER_SEED
+from engine.record import COMPUTER_SEED, replay_moves
 
 
 def seated_game(seed=None, players=2, level="hard", muggins=False, target=121, stop=None, person="easy"):
@@ -140,6 +140,80 @@ def test_a_code_with_a_forged_check_still_replays_only_a_real_game():
     forged = bytes(body) + hashlib.sha256(bytes(body)).digest()[:4]
     with pytest.raises(share.CodeError, match="not one of the moves"):
         share.decode("c1." + base64.urlsafe_b64encode(forged).decode().rstrip("="))
+
+
+# Codes written by version 1 (the people's decisions only), with the SHA-256 of their games'
+# JSON: they still replay to the very same games, the computers asked for their moves again.
+VERSION_1_CODES = [
+    ("c1.ARQAAwl2MS1leHBlcnQACQEBAAAJAAAAAA0AAAEABwABAAAMAAAAAA4AARsi_qw", "24a99dc970a346f3"),
+    ("c1.AVgAAg92MS1oYXJkLW11Z2dpbnMABwAAAAAAAAAACgQAAAAAAAAAAAAADgAAAAIBBAAABAcAAAAAAAAAAAIHDAAAAAAAAgAAWuxSWw",
+     "110cb78bc735e75f"),
+    ("c1.AREAAQEIdjEtdGhyZWUAAAAAAAAAAAAAAAEAAAAAAgAAAAADAAAAAAQAAAAAAwABAAAAAAAAAAIAAAAABAAAAAACAAAAAAEAAAAAAAAAAA"
+     "ABkIKckQ", "a8c784de8b47485a"),
+]
+
+
+@pytest.mark.parametrize("code, digest", VERSION_1_CODES)
+def test_codes_of_version_1_still_replay_to_the_same_game(code, digest):
+    from engine.compat import sha256_hex
+
+    state = share.decode(code)
+    assert sha256_hex(state.to_json().encode("utf-8"))[:16] == digest
+    assert share.is_checked(code)  # nothing written down to take on trust: the computers were asked
+    assert share.decode(code, check=False).to_json() == state.to_json()
+    again = share.encode(state)
+    assert again != code and share.decode(again).to_json() == state.to_json()
+
+
+def _with_moves(code, change):
+    """``code`` with its moves changed by ``change(moves)`` (a bytearray) and its check made again."""
+    import base64
+    import hashlib
+
+    raw = bytearray(base64.urlsafe_b64decode(code[3:] + "=" * (-len(code[3:]) % 4)))
+    body = raw[:-4]
+    head = len(body) - len(share._moves(share.decode(code)))
+    moves = body[head:]
+    change(moves)
+    body = body[:head] + moves
+    return "c1." + base64.urlsafe_b64encode(bytes(body) + hashlib.sha256(bytes(body)).digest()[:4]).decode().rstrip("=")
+
+
+def test_a_computer_move_that_is_legal_but_not_its_own_is_refused_by_the_check():
+    """A code writes the computers' moves down: taken as written they replay at once (each still
+    a legal move), and the check finds the first that is not the computer's own."""
+    state = seated_game(seed="forge-computer", level="expert", target=61)
+    code = share.encode(state)
+    assert not share.is_checked(code)
+    # the first computer move with another legal move beside it, changed to that one
+    first = next(i for i, move in enumerate(replay_moves(state))
+                 if move.game.to_act == 1 and len(move.game.legal_actions()) > 1)
+
+    def other(moves):
+        moves[first] = 1 if moves[first] == 0 else 0
+    forged = _with_moves(code, other)
+    try:
+        share.decode(forged, check=False)  # legal as far as it goes; the moves after may no longer fit
+    except share.CodeError as error:
+        assert f"move {first + 1} " not in str(error)
+    with pytest.raises(share.CodeError, match=f"move {first + 1} is not the one the expert computer makes"):
+        share.decode(forged)
+
+    def call(name, request):
+        return json.loads(api.call(name, json.dumps(request)))
+
+    shown = call("replay_game", {"code": code})["result"]
+    assert shown["checked"] is False and call("check_code", {"code": code})["result"] == {"checked": True}
+    refused = call("check_code", {"code": forged})["error"]
+    assert refused["kind"] == "bad_input" and f"move {first + 1} is not the one" in refused["message"]
+
+
+def test_a_code_of_people_only_needs_no_check_and_games_that_seat_a_computer_do():
+    people = new_game(seed="people-only", seats=["person", "person"])
+    people.apply(people.legal_actions()[2])
+    assert share.is_checked(share.encode(people))
+    assert not share.is_checked(share.encode(seated_game(seed="seated", stop=3)))
+    assert json.loads(api.call("replay_game", json.dumps({"code": share.encode(people)})))["result"]["checked"]
 
 
 def test_replay_steps_hide_other_hands_until_the_hand_is_over():
