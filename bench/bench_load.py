@@ -25,7 +25,9 @@ Targets (each with what "ready" means):
 - calculator from a ?hand= link: the count shown (#calc-total filled);
 - verifier from a ?seed= link: the deal listed (#check-deck filled);
 - replay from a ?code= link of a whole game to 121 against the expert: its steps ready to walk
-  through (#replay[data-state="ready"]).
+  through (#replay[data-state="ready"]);
+- game, an expert game resumed late: a game against the expert saved in its last hand (stored
+  by the init script before the page runs), picked up and its next decision offered.
 
 Scenarios, medians of RUNS (5) each: cold (a fresh browser profile every run, local link);
 slow (the same over a shared 20 Mbit/s link with 40 ms per request, paced by the server);
@@ -89,6 +91,8 @@ SLOW_LATENCY_S = 0.040
 PYTHON_URL_RE = re.compile(r"\.wasm$|\.m?py$|pyodide|pyscript|micropython|/engine/", re.I)
 PRACTICE_SEED = "bench"
 REPLAY_SEED = "5eedc0ffee15c0015eedc0ffee15c001"
+EXPERT_RESUME_AT = 80  # moves into the game against the expert (of 89) that the page resumes: its last hand
+STORED: dict = {}  # target name -> a script storing the game that target's page resumes
 PROFILES = {
     # name: (CPU slowdown, (download bits/s, latency ms) or None); "cold" is today's profile
     "cold": (1, None),
@@ -107,6 +111,7 @@ READY = {
     "count": "((document.getElementById('calc-total') || {}).textContent || '').trim() !== ''",
     "deck": "(document.getElementById('check-deck') || {childElementCount: 0}).childElementCount > 0",
     "replay": "(document.getElementById('replay') || {dataset: {}}).dataset.state === 'ready'",
+    "decision": "!['', 'setup'].includes((document.getElementById('game') || {dataset: {}}).dataset.await || '')",
 }
 
 # Runs before any page script: long tasks, and the moment the page is ready (__READY__).
@@ -407,9 +412,10 @@ def prepare_site(folder: Path) -> tuple[Path, list]:
     return site, build.load_pages()
 
 
-def init_script(ready: str) -> str:
-    """The script every bench page starts with, watching for its ``ready`` condition."""
-    return INIT_SCRIPT.replace("__READY__", READY[ready])
+def init_script(ready: str, target: str = "") -> str:
+    """The script every bench page starts with, watching for its ``ready`` condition (and, for a
+    target that resumes a game, storing that game first)."""
+    return INIT_SCRIPT.replace("__READY__", READY[ready]) + STORED.get(target, "")
 
 
 def throttle(page, profile: str) -> None:
@@ -450,7 +456,7 @@ def measure_cold(browser, base: str, measured: list, meter: Meter, rate: float =
         for name, path, ready in measured:
             for profile in profiles:
                 context = browser.new_context(service_workers="block")
-                context.add_init_script(init_script(ready))
+                context.add_init_script(init_script(ready, name))
                 page = context.new_page()
                 throttle(page, profile)
                 meter.reset(rate, latency)
@@ -461,7 +467,7 @@ def measure_cold(browser, base: str, measured: list, meter: Meter, rate: float =
 
 
 def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter,
-                 profiles: tuple = ("cold",)) -> dict[str, list[dict]]:
+                 profiles: tuple = ("cold",), target: str = "") -> dict[str, list[dict]]:
     """A returning visitor: one persistent profile visited once first (caches filled, the service
     worker installed), then RUNS loads each in a newly started browser on that profile
     ("warm"; with more ``profiles``, each run takes them in turns: "warm cpu4x", ...), and RUNS
@@ -471,7 +477,7 @@ def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter,
         def session():
             context = playwright.chromium.launch_persistent_context(
                 str(folder), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            context.add_init_script(init_script(ready))
+            context.add_init_script(init_script(ready, target))
             return context, context.pages[0] if context.pages else context.new_page()
 
         context, page = session()
@@ -582,6 +588,10 @@ def targets(pages: list) -> list[tuple[str, str, str]]:
     if "game" in by_template:
         found += [("game, practice link: hand dealt", by_template["game"] + "?seed=" + PRACTICE_SEED, "discard"),
                   ("game, new visitor: Deal usable", by_template["game"], "setup")]
+    if "game" in by_template:
+        name = "game, expert game resumed late"
+        STORED[name] = stored_game_script(expert_game(stop_at=EXPERT_RESUME_AT).to_json())
+        found.append((name, by_template["game"], "decision"))
     if "calculator" in by_template:
         found.append(("calculator: count from ?hand=", by_template["calculator"] + CALC_HAND, "count"))
     if "verifier" in by_template:
@@ -591,20 +601,38 @@ def targets(pages: list) -> list[tuple[str, str, str]]:
     return found
 
 
-def expert_code() -> str:
-    """The code of a whole two-player game to 121 against the expert (the person played by hard),
-    as a player would share it: what the replay page opens."""
+def expert_game(stop_at: int = 0):
+    """A two-player game to 121 against the expert, the person played by hard: whole, or stopped
+    at the person's first decision from move ``stop_at`` on."""
     from engine.game import new_game
     from engine.players import get_player
     from engine.record import COMPUTER_SEED
-    from engine.share import encode
 
     state = new_game(seed=REPLAY_SEED, seats=["person", "expert"])
+    state.practice = False
     person, expert = get_player("hard", seed="bench-person"), get_player("expert", seed=COMPUTER_SEED)
-    while not state.is_over:
+    moves = 0
+    while not state.is_over and not (stop_at and moves >= stop_at and state.to_act == 0):
         view = state.view(state.to_act)
         state.apply((person if state.to_act == 0 else expert).choose(view, view["legal_actions"]))
-    return encode(state)
+        moves += 1
+    return state
+
+
+def expert_code() -> str:
+    """The code of a whole two-player game to 121 against the expert, as a player would share
+    it: what the replay page opens."""
+    from engine.share import encode
+
+    return encode(expert_game())
+
+
+def stored_game_script(game_json: str) -> str:
+    """A script that stores ``game_json`` as the game page's saved game, so the page resumes it."""
+    envelope = {"v": 1, "game": game_json, "tab": "bench", "rev": 1, "time": 0,
+                "meta": {"stop": "", "difficulty": "expert", "practice": False, "practice_seed": None, "recorded": True,
+                         "players": 2, "pass_and_play": False, "names": [], "started": None}}
+    return f"\ntry {{ localStorage.setItem('cribbage.game.v1', {json.dumps(json.dumps(envelope))}); }} catch (e) {{}}\n"
 
 
 def main() -> None:
@@ -636,7 +664,7 @@ def main() -> None:
                 browser.close()
                 for name, path, ready in measured:
                     profiles = tuple(PROFILES) if name.startswith("game,") else ("cold",)
-                    for case, runs in measure_warm(playwright, base, path, ready, meter, profiles).items():
+                    for case, runs in measure_warm(playwright, base, path, ready, meter, profiles, name).items():
                         report["pages"][name][case] = summary(runs)
                 for case in (*WARM_PROFILES, "tab"):
                     for name, _, _ in measured:

@@ -141,10 +141,20 @@ def new_game(request: dict) -> dict:
 
 @endpoint
 def resume_game(request: dict) -> dict:
-    """Check a saved ``game`` (JSON text) with engine.record.from_json and reply with its view."""
+    """Check a saved ``game`` (JSON text) with engine.record and reply with its view; the check of
+    its computers' moves is owed (``checked`` false) and made by ``check_game``."""
     from engine import host
 
     return host.resume(request)
+
+
+@endpoint
+def check_game(request: dict) -> dict:
+    """One step of the check a resumed game still owes (its computers' moves asked for again, one
+    a call): ``{"done": bool}``; refused with the reason at a move that is not the computer's."""
+    from engine import host
+
+    return host.check_step(request)
 
 
 @endpoint
@@ -382,11 +392,9 @@ def _replayed(state, viewer=None) -> dict:
 @endpoint
 def share_code(request: dict) -> dict:
     """The code of a saved ``game`` (its JSON text): ``{"code", "length"}``."""
-    from engine import share
-    from engine.record import from_json
+    from engine import host, share
 
-    state = from_json(request["game"])
-    code = share.encode(state)
+    code = share.encode(host.held_game(request))
     return {"code": code, "length": len(code)}
 
 
@@ -455,10 +463,9 @@ def daily_result(request: dict) -> dict:
     engine/daily.py's result with the game's ``code``. ``started`` is the day (YYYY-MM-DD) the
     page started the game: a game started on another day than its deal's counts for none, and
     is refused with the reason (``daily.counted_day``)."""
-    from engine import daily, share
-    from engine.record import from_json
+    from engine import daily, host, share
 
-    state = from_json(request["game"])
+    state = host.checked_game(request)
     reply = daily.result(state)
     reason = daily.not_counted_reason(state, request.get("started"))
     if reason is not None:
@@ -511,9 +518,11 @@ def stats_record(request: dict) -> dict:
     ``stats`` null means a fresh record. Replies ``{"stats", "recorded", "summary"}``; recorded is
     false when the same game was already counted. An unfinished game is refused.
     """
-    from engine import stats
+    from engine import host, stats
 
     game = request["game"]
+    if isinstance(game, str):  # the page's game: the one held, its owed check made first
+        game = host.checked_game(request)
     seat = request.get("seat", 0)
     current = stats.new_stats() if request.get("stats") is None else stats.parse_stats(request["stats"])
     summary = stats.game_summary(game, request.get("difficulty"), seat)

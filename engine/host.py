@@ -145,8 +145,57 @@ def _peek(request: dict) -> GameState:
 
 def held_game(request: dict) -> GameState:
     """The request's ``game`` for any caller: the last reply's state when the text is the same
-    (no replay), else its record replayed and checked."""
+    (no replay), else its record replayed and checked. A game just resumed may still owe the
+    check of its computers' moves (``check_step``); ``checked_game`` settles it first."""
     return _peek(request)
+
+
+_OWED = {"state": None, "moves": None}
+"""The check a resumed game still owes (``resume``): the game held as it was resumed (the same
+object while it is played on) and its computers' moves still to be asked for again
+(record.check_computers). Another game held owes nothing."""
+
+
+def _owe(state: GameState) -> bool:
+    """Note the check ``state``, replayed without it, owes; True if it owes none."""
+    owes = any(kind != PERSON for kind in state.seats)
+    _OWED["state"], _OWED["moves"] = (state, record.check_computers(state)) if owes else (None, None)
+    return not owes
+
+
+def _settle(steps: int) -> bool:
+    """Ask ``steps`` more of the held game's computer moves again (-1: all); True once none is
+    owed. A move that is not the computer's own refuses the game, as ``resume`` would have."""
+    state = _LAST["state"]
+    if state is None or _OWED["state"] is not state:
+        return True
+    try:
+        while steps != 0:
+            next(_OWED["moves"])
+            steps -= 1
+        return False
+    except StopIteration:
+        _OWED["state"] = _OWED["moves"] = None
+        return True
+    except ValueError as error:
+        _OWED["state"] = _OWED["moves"] = None
+        _remember(None, None)
+        raise ValueError(f"{SAVED_GAME_UNREADABLE} ({error})") from None
+
+
+def check_step(request: dict) -> dict:
+    """One step of the check the game held still owes since it was resumed: one of its
+    computers' moves asked for again. ``{"done": true}`` once nothing is owed (or another game
+    is held); refused, as a saved game that cannot be resumed, at a move that is not the
+    computer's own."""
+    return {"done": _settle(1)}
+
+
+def checked_game(request: dict) -> GameState:
+    """``held_game``, with any check it still owes made first (for what counts a game)."""
+    state = held_game(request)
+    _settle(-1)
+    return state
 
 
 def seating_request(request: dict, players: int) -> "list[str] | None":
@@ -213,6 +262,10 @@ def start(request: dict) -> dict:
 def resume(request: dict) -> dict:
     """A saved game, replayed and checked (engine.record), with the view of ``seat``.
 
+    The check that each seated computer made its own moves is owed, not made (the expert's take
+    seconds in MicroPython): ``checked`` is false while any is owed, and the page then asks for
+    ``check_step`` until it is done; what counts the game (``checked_game``) makes it first.
+
     The reply's events are those since a person last acted, and ``view_before`` the seat's
     view just before that (null if nobody has acted yet): the page shows them again from
     there, so a reload comes back to the table as it was, from the game itself.
@@ -225,12 +278,13 @@ def resume(request: dict) -> dict:
     except (ValueError, RuntimeError):
         data = None
     try:
-        state, events, before = record.replay(data, tail=True)
+        state, events, before = record.replay(data, tail=True, check=False)
     except ValueError as error:
         raise ValueError(f"{SAVED_GAME_UNREADABLE} ({error})") from None
     seating = Seating.of(state)
     seat = _seat(request, state)
     answer = reply(state, events, seating, seat)
+    answer["checked"] = _owe(state)
     answer["view_before"] = None if before is None else page_view(state, seat, before(seat))
     if answer["view_before"] is not None:
         answer["cards"].update({str(c): card_info(c) for c in sorted(view_cards(answer["view_before"]))})

@@ -215,8 +215,12 @@ def check_record(data: object) -> dict:
     return data
 
 
-def replay(data: object, tail: bool = False) -> tuple:
+def replay(data: object, tail: bool = False, check: bool = True) -> tuple:
     """Check a record and replay it: returns (the game, events, views_before).
+
+    ``check=False`` leaves out asking each seated computer again for its moves (seconds for a
+    game against the expert in MicroPython): ``check_computers`` does that after, a move at a
+    time. Every other check is made.
 
     With ``tail``, ``events`` are every event since a person last acted (that action's own
     events included; the whole game's so far if nobody has yet) and ``views_before`` gives
@@ -250,8 +254,8 @@ def replay(data: object, tail: bool = False) -> tuple:
                     events = []
             else:
                 _need(kind in PLAYER_NAMES, f"no computer is called {quoted(kind)}")
-                chosen = computer_action(state)
-                _need(chosen == action, f"action {k + 1} of hand {number} is not the one the computer made")
+                if check:
+                    _check_own(state, action)
             try:
                 happened = state.apply(action)
             except IllegalActionError as error:
@@ -263,6 +267,35 @@ def replay(data: object, tail: bool = False) -> tuple:
                   f"hand {number}'s actions do not end the hand")
     _need(state.hand_number == len(hands), "the last hand's actions run past its end")
     return state, events, before
+
+
+def _check_own(state: GameState, action: dict) -> None:
+    """The seated computer to act makes ``action`` there, or GameFormatError."""
+    _need(computer_action(state) == action,
+          f"action {len(state.actions) + 1} of hand {state.hand_number} is not the one the computer made")
+
+
+def check_computers(state: GameState):
+    """Ask each seated computer again for every move it has made in ``state`` so far (a game
+    replayed with ``check=False``): an iterator that checks one such move a step and raises
+    GameFormatError at the first that is not the computer's own. The moves are read now, so
+    the game may go on meanwhile.
+
+    >>> from engine.game import new_game
+    >>> game = new_game(seed="check-doc", seats=["hard", "person"])
+    >>> _ = game.apply(computer_action(game))
+    >>> list(check_computers(game))
+    [None]
+    """
+    return _checking(restart(state), all_actions(state))
+
+
+def _checking(game: GameState, actions: list):
+    for action in actions:
+        if game.seats[game.to_act] != PERSON:
+            _check_own(game, action)
+            yield
+        game.apply(action)
 
 
 def _views(state: GameState):

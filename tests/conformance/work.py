@@ -181,12 +181,32 @@ VERSION_1_CODE = "c1.ARQAAwl2MS1leHBlcnQACQEBAAAJAAAAAA0AAAEABwABAAAMAAAAAA4AARs
 FORGED_CODE = "c1.AhACAA12ZWN0b3JzLWZvcmdlAADp58K4"  # hard's first discard written as another: legal, not its own
 
 
+def owing_games():
+    """Two saved games in which the hard computer has discarded (so a resumed one owes the check
+    of that move): its own discard, and another it could have made (the record's check made again)."""
+    from engine.record import computer_action
+    from engine.record_format import record_check
+
+    state = new_game(seed="vectors-owed", seats=["hard", "person"])
+    own = computer_action(state)
+    other = [a for a in state.legal_actions() if a != own][0]
+    texts = []
+    for action in (own, other):
+        game = new_game(seed="vectors-owed", seats=["hard", "person"])
+        game.apply(action)
+        data = json.loads(game.to_json())
+        data["check"] = record_check(data)
+        texts.append(json.dumps(data))
+    return texts
+
+
 def endpoint_vectors():
     """(endpoint, request) pairs: good and bad input for every endpoint the pages call."""
     hand = "5H 5S 5D JC"
     game = json.loads(api.call("new_game", json.dumps({"difficulty": "hard", "seed": "vectors"})))
     saved = game["result"]["game"]
     shared = json.loads(api.call("share_code", json.dumps({"game": saved})))["result"]["code"]
+    owed, forged = owing_games()
     return [
         ("ping", {}), ("ping", {"echo": {"a": [1, 2.5, None, "é"]}}), ("ping", "not json"), ("ping", "[1]"),
         ("no_such_endpoint", {}),
@@ -236,6 +256,9 @@ def endpoint_vectors():
         ("replay_game", {"code": shared}), ("replay_game", {"code": VERSION_1_CODE}),
         ("check_code", {"code": shared}), ("check_code", {"code": VERSION_1_CODE}), ("check_code", {"code": FORGED_CODE}),
         ("check_code", {"code": 7}), ("check_code", {}),
+        ("resume_game", {"game": owed}), ("check_game", {}), ("check_game", {}), ("check_game", {}),
+        ("resume_game", {"game": forged}), ("check_game", {}), ("check_game", {}),
+        ("resume_game", {"game": owed}), ("stats_record", {"stats": None, "game": owed}), ("check_game", {}),
         ("daily_seed", {"day": "2026-12-01", "hand": 2}), ("daily_seed", {"day": "2026-02-30"}),
         ("daily_result", {"game": saved}), ("daily_stats", {"days": "junk", "today": "2026-12-02"}),
         ("daily_stats", {"days": {"2026-11-30": {"won": True, "scores": [121, 80], "code": "c1.x"},

@@ -252,6 +252,79 @@ def test_resume_refuses_a_damaged_game_with_the_notice():
     assert refused("resume_game", {})
 
 
+def _forged_computer_move(level: str = "hard") -> str:
+    """A saved game whose computer (seat 0, first to discard) threw another pair than its own:
+    legal, its record's check made again, but not the computer's move."""
+    from engine.game import new_game
+    from engine.record import computer_action
+    from engine.record_format import record_check
+
+    state = new_game(seed="forged-computer", seats=[level, "person"])
+    own = computer_action(state)
+    state.apply(next(a for a in state.legal_actions() if a != own))
+    data = json.loads(state.to_json())
+    data["check"] = record_check(data)
+    return json.dumps(data)
+
+
+def _steps_to_check(limit: int = 400) -> list:
+    """Ask check_game until it is done; the replies."""
+    replies = [ok("check_game", {})]
+    while not replies[-1]["done"]:
+        replies.append(ok("check_game", {}))
+        assert len(replies) < limit
+    return replies
+
+
+def test_a_resumed_game_owes_the_check_of_its_computers_moves_and_pays_it_a_move_at_a_time():
+    """resume_game replays a saved game without asking its computers again (checked false);
+    check_game then asks one of their moves a call, and is done after the last."""
+    from engine.record import check_computers
+    from tests.unit.test_share import seated_game
+
+    state = seated_game(seed="owed", level="hard", target=61)
+    text = state.to_json()
+    computer_moves = len(list(check_computers(state)))
+    assert computer_moves > 20
+    assert ok("resume_game", {"game": text})["checked"] is False
+    assert len(_steps_to_check()) == computer_moves + 1
+    assert ok("check_game", {}) == {"done": True}  # nothing owed any more
+    # A new game owes nothing, nor do two people at one table.
+    ok("resume_game", {"game": text})
+    ok("new_game", {"difficulty": "hard", "seed": "owed-new"})
+    assert ok("check_game", {}) == {"done": True}
+    passing = ok("new_game", {"pass_and_play": True, "names": ["Ann", "Bob"], "seed": "owed-2"})
+    assert ok("resume_game", {"game": passing["game"]})["checked"] is True
+
+
+def test_a_resumed_game_whose_computer_did_not_make_its_own_move_is_refused_by_the_check():
+    forged = _forged_computer_move()
+    with pytest.raises(ValueError, match="action 1 of hand 1 is not the one the computer made"):
+        from_json(forged)  # loaded whole, it is refused at once
+    resumed = ok("resume_game", {"game": forged})  # resumed, it is shown first ...
+    assert resumed["checked"] is False
+    message = refused("check_game", {})  # ... and refused at the check
+    assert message.startswith(host.SAVED_GAME_UNREADABLE) and "not the one the computer made" in message
+    assert ok("check_game", {}) == {"done": True}  # the refused game is no longer held
+    assert "not the one the computer made" in refused("act", {"game": forged, "action": {"type": "play", "card": 0}})
+
+
+def test_what_counts_a_resumed_game_makes_the_check_it_owes_first():
+    """The statistics and the deal of the day count a resumed game only once its computers'
+    moves are checked: counted at once, it is checked whole first, and refused if forged."""
+    from tests.unit.test_share import seated_game
+
+    text = seated_game(seed="owed-stats", level="hard", target=61).to_json()
+    assert ok("resume_game", {"game": text})["checked"] is False
+    assert ok("stats_record", {"stats": None, "game": text, "difficulty": "hard"})["recorded"]
+    assert ok("check_game", {}) == {"done": True}
+    forged = _forged_computer_move()
+    ok("resume_game", {"game": forged})
+    assert "not the one the computer made" in refused("daily_result", {"game": forged})
+    ok("resume_game", {"game": forged})
+    assert "not the one the computer made" in refused("stats_record", {"stats": None, "game": forged})
+
+
 def _to_count_phase(seed: str) -> dict:
     result = ok("new_game", {"difficulty": "easy", "target": 121, "muggins": True, "seed": seed})
     person = get_player("easy", seed="p")

@@ -193,3 +193,19 @@ def test_a_seated_computer_decides_from_its_view_only():
         assert record.computer_action(state) == first
     view = state.view(state.to_act)
     assert first == get_player("hard", seed=record.COMPUTER_SEED).choose(view, view["legal_actions"])
+
+
+def test_the_computers_moves_are_checked_a_move_a_step_as_they_were_when_asked():
+    """check_computers reads the game's moves when it is called, so the game may go on while its
+    check is made a step at a time; replay(check=False) leaves that check out, and only that."""
+    from engine.record import check_computers, computer_action, replay, replay_moves
+    from tests.unit.test_share import seated_game
+
+    state = seated_game(seed="checked-later", level="hard", stop=30)
+    owed = sum(1 for move in replay_moves(state) if state.seats[move.game.to_act] != "person")
+    steps = check_computers(state)
+    while not state.is_over:  # played on meanwhile
+        state.apply(computer_action(state) if state.seats[state.to_act] != "person" else state.legal_actions()[0])
+    assert owed > 5 and len(list(steps)) == owed
+    data = json.loads(state.to_json())
+    assert replay(data, check=False)[0].to_json() == replay(data)[0].to_json() == state.to_json()

@@ -5,6 +5,8 @@ Part of the game page (site_src/app/game.py is its entry point). ``start_game`` 
 then shown by flow.py); the form's handlers run them through ``flow.flow``.
 """
 
+import asyncio
+
 import js
 
 from pyscript import document, window
@@ -15,6 +17,7 @@ import local_storage
 from table import finished, history, log, store
 
 GAME_REFUSED = "Your saved game could not be resumed, so a new one was started."
+CHECK_PAUSE = 0.1  # seconds: a resumed game's check waits while the page is busy
 PRACTICE_REFUSED = "Your saved practice game could not be resumed, so it was dealt again."
 CHOICE_PRACTICE = ("Your practice game from the seed \u201c{seed}\u201d is not finished. This link deals "
                    "another game; the practice game in progress ends if you play it.")
@@ -220,6 +223,7 @@ async def start_game(options, seed=None, kind=None):
     link's, or its day's for a deal of the day), else the ordinary game's."""
     if kind is None:
         kind = store.link_kind(seed) if seed else store.GAME
+    S["owed"] = None  # a resumed game's check is let go with it
     _take_choice()  # a choice still on offer is answered by this game
     ready = document.documentElement.getAttribute("data-engine") == "ready"
     q("prompt").textContent = ("Shuffling\u2026" if ready else
@@ -270,14 +274,7 @@ async def resume_game(text, meta, kind=store.GAME):
     except bridge.EngineError as error:
         if error.kind != "bad_input":
             raise
-        js.console.warn("Saved game refused:", error.message)  # expected after damage or an edit
-        store.reject_game(PRACTICE_REFUSED if practice else GAME_REFUSED, kind)
-        show_notices()
-        options = dict(S["settings"])
-        if practice and (meta or {}).get("practice_seed"):
-            options["seed"] = meta["practice_seed"]
-        await start_game(options, options.get("seed"), kind)
-        return True
+        return await refuse_saved(error, meta, kind)
     apply_seating({"players": reply["view"]["players"], "pass_and_play": reply.get("pass_and_play")}, reply)
     S["meta"] = meta_from(reply, bool((meta or {}).get("recorded")), (meta or {}).get("started"))
     S["slot"] = kind
@@ -299,7 +296,55 @@ async def resume_game(text, meta, kind=store.GAME):
     render()
     log.fill(said)
     announce("Welcome back: your game is as you left it.")
+    S["owed"] = None if reply.get("checked", True) else [kind, meta]
+    if S["owed"] is not None:
+        bridge.launch(check_resumed(S["owed"]))
     return True
+
+
+async def refuse_saved(error, meta, kind):
+    """The engine refused kind's saved game: set it aside with a notice and deal a new game (a
+    link's or a day's game: its seed again)."""
+    js.console.warn("Saved game refused:", error.message)  # expected after damage or an edit
+    practice = kind == store.PRACTICE or store.is_day_kind(kind)
+    store.reject_game(PRACTICE_REFUSED if practice else GAME_REFUSED, kind)
+    show_notices()
+    options = dict(S["settings"])
+    if practice and (meta or {}).get("practice_seed"):
+        options["seed"] = meta["practice_seed"]
+    await start_game(options, options.get("seed"), kind)
+    return True
+
+
+async def check_resumed(owed):
+    """Have the engine ask a resumed game's computers for each of their moves again, one a call,
+    while the game goes on (engine/host.py's check_step), and only while the page waits for the
+    person: a move of theirs waits for one such call at most. A move that is not the computer's
+    own refuses the game then, as a refused resume does. Stops once another game is on the table."""
+    while S["owed"] is owed:
+        if S["busy"]:
+            await asyncio.sleep(CHECK_PAUSE)
+            continue
+        refused = None
+        try:
+            reply = await bridge.call("check_game", {})
+        except bridge.EngineError as error:
+            if error.kind != "bad_input":
+                raise
+            refused = error
+        if S["owed"] is not owed:
+            return
+        if refused is None:
+            if reply["done"]:
+                S["owed"] = None
+            continue
+        S["owed"] = None
+        step = lambda: refuse_saved(refused, owed[1], owed[0])
+        if S["busy"]:
+            S["restart"] = step  # the running flow stops at the next event, then deals
+        else:
+            await flow(step)
+        return
 
 
 def meta_from(reply, recorded=False, started=None):

@@ -70,6 +70,7 @@ S = {
     "opening_cut": None,  # the cut for first deal, shown beside the first hand until a discard
     "hint_cards": [],    # cards the coach's hint lights up in the hand (coach.py)
     "friend": None,      # a friend game at the table: its id, this page's seat and texts (friend_play.py)
+    "owed": None,        # a resumed game whose computers' moves are being checked: [its slot, its meta]
 }
 
 
