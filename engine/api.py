@@ -535,9 +535,11 @@ WARM_UP_MODULES = {
     "calculator": ("engine.analysis",),
     "verifier": ("engine.fairdeal",),
     "replay": ("engine.replay", "engine.share"),
+    "friend": ("engine.friend_sealed",),
 }
 """What each page's calls import (the game and its opponents, the calculator's analysis, the
-verifier's deal, the replay's codes); a request naming no page warms them all."""
+verifier's deal, the replay's codes, a sealed friend game's, asked for by the game page once a
+friend game is on its way); a request naming no page warms them all."""
 
 
 @endpoint
@@ -557,4 +559,8 @@ def warm_up(request: dict) -> dict:
     from engine import scoring
 
     scoring.build_tables()
+    if "engine.friend_sealed" in names:
+        from engine import ristretto
+
+        ristretto.CARD_POINTS  # noqa: B018  (decoded on first use)
     return {"modules": list(names)}

@@ -12,7 +12,7 @@ its place in the list of legal actions when it was made::
     the people's names, if any: for each seat its UTF-8 length (1 byte) and bytes; else 0
     every move in order, a byte each; then 4 bytes of SHA-256 of everything before
 
-A whole two-player game to 121 takes about 300 characters. Decoding replays the game from its
+A whole two-player game to 121 takes about 150 characters. Decoding replays the game from its
 seed, each move checked for being legal then. A seated computer always makes the move
 ``players.get_player(level, record.COMPUTER_SEED)`` makes from its view, and ``decode`` checks
 each computer's move against it unless told not to (``check=False``): asking the expert again

@@ -263,6 +263,7 @@ async def accept():
     finally:
         q("friend-accept").disabled = False
     q("friend-invited-message").textContent = ""
+    bridge.launch(bridge.call("warm_up", {"page": "friend"}), quiet=True)  # the sealed game's, before it begins
     remember_name(request["name"])
     entry = {"id": made["id"], "seat": 1, "invite": invited["text"], "reply": made["reply"], "secret": made["secret"],
              "names": [found["name"], request["name"].strip()], "target": found["target"],
