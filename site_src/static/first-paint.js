@@ -1,7 +1,7 @@
 /* What a page is about to be, decided before its first paint, without Python.
 
-   Loaded as a plain blocking script at the top of <head> on the game page, the calculator and
-   the deal checker, so it runs before anything is drawn. It reads the address and the game
+   Loaded as a plain blocking script at the top of <head> on the game page, the calculator, the
+   deal checker and the replay, so it runs before anything is drawn. It reads the address and the game
    page's saved games (localStorage; the keys of site_src/app/table/store.py and friend_store.py) and
    sets html[data-start] for the stylesheets (first-paint.css):
 
@@ -9,8 +9,9 @@
      ?seed=...; a saved game; a friend game at the table): the felt, the seats, the scores, the
      board and the cards face down where they will be;
    - "setup": the game page is about to show the new-game form (a new visitor);
-   - "result": the calculator or the deal checker is about to show a result from its link
-     (?hand=..., ?seed=... or ?day=...): its result area keeps its final size from the start.
+   - "result": the calculator, the deal checker or the replay is about to show a result from
+     its link (?hand=..., ?seed=..., ?day=... or ?code=...): its result area keeps its final
+     size from the start (the replay's: its game's first step, with "Replaying" said there).
 
    A friend link (#invite=, #reply=, #connect=) opens a panel of its own and sets nothing.
    The page's Python removes the attribute once it has drawn the first table (game.py).
@@ -57,6 +58,7 @@
   if (page === "game") start = gameStart();
   else if (page === "calculator") start = given("hand") ? "result" : "";
   else if (page === "verifier") start = given("seed") || given("day") ? "result" : "";
+  else if (page === "replay") start = given("code") ? "result" : "";
   if (start) root.setAttribute("data-start", start);
   if (start === "table" && given("seed")) root.setAttribute("data-start-link", "");
 

@@ -133,3 +133,31 @@ def test_a_calculator_link_keeps_the_result_place_from_the_first_paint(page):
     page.goto("/calculator/", wait_until="domcontentloaded")
     assert page.get_attribute("html", "data-start") is None
     assert box(page, "calc-result")[3] < 400  # no link: nothing to keep a place for
+
+
+def test_a_replay_link_keeps_the_games_place_and_nothing_moves_when_it_comes(browser, base_url):
+    """A ?code= link's replay: before any Python, "Replaying" stands where the game will be, as
+    tall as its first step, so the page below it does not move when the game comes (no layout
+    shift at a laptop's size or a phone's); without a code there is no place to keep."""
+    from engine import share
+    from tests.unit.test_share import seated_game
+
+    code = share.encode(seated_game(seed="first-paint-replay", level="hard", target=61))
+    shifts = """new Promise((resolve) => { let sum = 0; new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) sum += e.value; })
+        .observe({type: 'layout-shift', buffered: true}); setTimeout(() => resolve(sum), 300); })"""
+    for size in ({"width": 1280, "height": 720}, {"width": 390, "height": 844}):
+        context = browser.new_context(base_url=base_url, viewport=size, service_workers="block")
+        page = context.new_page()
+        page.route(PYSCRIPT, lambda route: route.abort())
+        page.goto("/replay/?code=" + code, wait_until="domcontentloaded")
+        assert page.get_attribute("html", "data-start") == "result"
+        assert visible(page, "replay-loading") and box(page, "replay-loading")[3] >= 900
+        page.unroute(PYSCRIPT)
+        page.goto("/replay/?code=" + code)
+        page.wait_for_selector("#replay[data-state='ready']", state="attached", timeout=60_000)
+        assert page.evaluate(shifts) == 0, size
+        assert not visible(page, "replay-loading")
+        page.goto("/replay/", wait_until="domcontentloaded")
+        assert page.get_attribute("html", "data-start") is None and not visible(page, "replay-loading")
+        context.close()
