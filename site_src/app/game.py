@@ -40,7 +40,7 @@ from table.setup import (fill_setup, is_same_link, offer_choice, on_again, on_ca
                          on_choice_back, on_choice_new, on_new_game, on_setup_submit,
                          on_go_choice, on_lay_choice, on_speed, on_table_choice, open_setup, resume_game,
                          show_notices, start_game, url_options)
-from table.state import NAMES, S, cap, discard_need, info, q, seating_request
+from table.state import NAMES, S, cap, discard_need, info, is_picking, q, seating_request
 from table.view import render_stats
 
 
@@ -51,7 +51,7 @@ def on_hand_click(event):
         return None
     card = int(button.getAttribute("data-card"))
     waiting = S["waiting"]
-    if waiting == "discard":
+    if is_picking():
         selected = S["selected"]
         if card in selected:
             selected.remove(card)
@@ -59,7 +59,7 @@ def on_hand_click(event):
             selected.append(card)
             if len(selected) > discard_need():
                 selected.pop(0)
-        set_waiting("discard")
+        set_waiting(waiting)
         return None
     if waiting == "play":
         if button.getAttribute("aria-disabled") == "true":
@@ -73,11 +73,37 @@ def on_hand_click(event):
 
 
 def on_throw(event):
-    """Throw the two picked cards to the crib."""
-    if S["waiting"] != "discard" or len(S["selected"]) != discard_need():
+    """Throw the two picked cards to the crib (in a friend game whose other side is still to
+    discard, as soon as the discard is the person's: ``throw_ahead``)."""
+    if not is_picking() or len(S["selected"]) != discard_need():
+        return None
+    if S["waiting"] != "discard":
+        S["ahead"] = list(S["selected"])
+        set_waiting(S["waiting"])
         return None
     S["thrown"] = list(S["selected"])
     return flow(lambda: send({"type": "discard", "cards": list(S["thrown"])}))
+
+
+def throw_ahead():
+    """After every decision offered (prompt.WAITING_HOOKS): the person's discard is on offer and
+    they threw ahead (their cards still in hand): throw those, once the page is free."""
+    cards = S["ahead"]
+    if S["waiting"] != "discard" or cards is None:
+        return
+    S["ahead"] = None
+    if all(card in S["model"]["hand"] for card in cards):
+        S["selected"] = list(cards)
+        bridge.launch(when_free(on_throw))
+
+
+async def when_free(step):
+    """Run ``step(None)`` once the page has finished what it is doing."""
+    while S["busy"]:
+        await asyncio.sleep(0.02)
+    result = step(None)
+    if result is not None:
+        await result
 
 
 async def send(action):
@@ -368,6 +394,7 @@ def setup():
     bridge.on("#go-by-hand", "change", on_go_choice)
     bridge.on("#lay-confirm", "change", on_lay_choice)
     WAITING_HOOKS.append(pick.note_offer)
+    WAITING_HOOKS.append(throw_ahead)
     bridge.on("#pass-button", "click", on_pass)
     bridge.on("#setup-table", "change", on_table_choice)
     bridge.on("#show-area", "mouseover", on_item_enter)

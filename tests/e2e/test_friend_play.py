@@ -17,7 +17,7 @@ from engine.sealed import key_of, lock_of
 from engine.sealed_game import from_dict
 from engine.seeds import derive_seed
 from tests.e2e.conftest import CHROMIUM, PageProblems, engine_ready, ui_ready
-from tests.e2e.test_game_play import awaiting, decision, move
+from tests.e2e.test_game_play import awaiting, decision, discard_first_two, move
 
 PEER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
              "--disable-component-update", "--disable-sync",
@@ -363,6 +363,39 @@ def test_a_whole_friend_game_live_reloaded_and_dropped_and_resumed(live_browser,
     assert "A new game with Bob" in ann.inner_text("#friend-make-message")
     finished_like_any_game(ann, a, won=a.winner == 0)
     finished_like_any_game(bob, b, won=b.winner == 1)
+    for watch in watches:
+        watch.check()
+    for context in contexts:
+        context.close()
+
+
+def test_the_friend_throws_ahead_and_the_cards_go_as_soon_as_the_inviter_has_thrown(live_browser, base_url):
+    """The engine takes the two discards in seat order, so the friend's is second: meanwhile the
+    friend picks two cards and throws them ahead, and they go to the crib the moment the
+    inviter's discard arrives, with no click more."""
+    (ann, bob), watches, contexts = open_pair(live_browser, base_url)
+    invite_and_accept(ann, bob)
+    ann.wait_for_selector("#game[data-await='discard']", state="attached")
+    bob.wait_for_function("document.querySelectorAll('#my-hand button[data-card]').length === 6")
+    assert awaiting(bob) == "friend"
+    assert "Choose your two for" in bob.inner_text("#prompt")
+    assert bob.is_visible("#throw-button") and bob.is_disabled("#throw-button")
+    cards = bob.locator("#my-hand button[data-card]")
+    chosen = [int(cards.nth(k).get_attribute("data-card")) for k in (1, 4)]
+    cards.nth(1).click()
+    cards.nth(4).click()
+    assert bob.is_enabled("#throw-button")
+    bob.click("#throw-button")
+    assert "as soon as Ann has thrown" in bob.inner_text("#prompt")
+    assert not bob.is_visible("#throw-button")
+    pressed = bob.eval_on_selector_all("#my-hand button[aria-pressed='true']", "bs => bs.map(b => +b.dataset.card)")
+    assert sorted(pressed) == sorted(chosen)
+    discard_first_two(ann)
+    bob.wait_for_function("document.querySelectorAll('#my-hand button[data-card]').length === 4", timeout=30_000)
+    held = bob.eval_on_selector_all("#my-hand button[data-card]", "bs => bs.map(b => +b.dataset.card)")
+    assert not set(chosen) & set(held)
+    bob.wait_for_function("['play', 'friend'].includes(document.getElementById('game').dataset.await)")
+    ann.wait_for_function("['play', 'friend'].includes(document.getElementById('game').dataset.await)")
     for watch in watches:
         watch.check()
     for context in contexts:

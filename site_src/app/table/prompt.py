@@ -8,8 +8,8 @@ region, game log, callout). Reads the display model; calls no engine.
 from pyscript import document
 
 from table import coach, fit
-from table.state import (YOUR_SEAT, LIVE_KEEP, LOG_KEEP, S, discard_need, display_phase, info, is_multi, make,
-                         others_left, q, shown, whose)
+from table.state import (YOUR_SEAT, LIVE_KEEP, LOG_KEEP, S, can_discard_ahead, discard_need, display_phase, info,
+                         is_multi, make, others_left, q, shown, whose)
 from table.view import render_hand
 
 
@@ -18,26 +18,36 @@ WAITING_HOOKS = []
 """Functions called after every decision offered (friend_play.on_turn: the friend game's bar)."""
 
 
+def crib_words(model):
+    """Whose crib the person's discard goes to, as the prompt says it."""
+    if model["dealer"] == S["me"]:
+        return "your crib"
+    return whose(model["dealer"], False) + " crib" if is_multi() else "the computer's crib"
+
+
 def prompt_text(waiting, model):
     """The instruction under the table for the decision on offer."""
     if waiting == "pass":
         return ""
     if waiting == "friend" and S["view"] is not None and S["view"].get("sealing"):
         return SEALING_PROMPT
+    if waiting == "friend" and S["ahead"] is not None and S["view"] is not None and S["view"]["phase"] == "discard":
+        return "Your two go to " + crib_words(model) + " as soon as " + S["names"][1 - S["me"]] + " has thrown."
+    if waiting == "friend" and can_discard_ahead():
+        return ("Waiting for " + S["names"][1 - S["me"]] + " to discard. Choose your two for "
+                + crib_words(model) + " meanwhile.")
     if waiting == "friend":
         seat = S["view"]["to_act"] if S["view"] is not None else None
         doing = {"discard": "discard", "play": "lay a card", "count": "count", "claim": "claim"}
         what = doing.get(S["view"]["phase"], "move") if S["view"] is not None else "move"
         return ("Waiting for " + S["names"][seat] + " to " + what + "\u2026") if seat is not None else ""
     if waiting == "discard" and is_multi():
-        crib = whose(model["dealer"], False) + " crib"
-        if model["dealer"] == S["me"]:
-            crib = "your crib"
+        crib = crib_words(model)
         return ("Throw this card to " + crib + "?" if S["selected"] else "Choose a card for " + crib + ".") \
             if discard_need() == 1 else ("Throw these two to " + crib + "?" if len(S["selected"]) == 2
                                         else "Choose two cards for " + crib + ".")
     if waiting == "discard":
-        crib_of = "your crib" if model["dealer"] == YOUR_SEAT else "the computer's crib"
+        crib_of = crib_words(model)
         n = len(S["selected"])
         if n == 2:
             return "Throw these two to " + crib_of + "?"
@@ -80,7 +90,8 @@ def set_waiting(waiting):
         S["turns"] += 1
         q("game").setAttribute("data-turn", str(S["turns"]))
     model = S["model"]
-    shown("throw-button", waiting == "discard")
+    picking = waiting == "discard" or can_discard_ahead()
+    shown("throw-button", picking)
     shown("go-button", waiting == "go")
     shown("next-button", waiting == "next")
     shown("retry-button", waiting == "retry")
@@ -90,7 +101,7 @@ def set_waiting(waiting):
         q("count-label").textContent = "Your count" if waiting == "count" else "Points for your card"
     shown("game-over", waiting == "over")
     shown("pass-screen", waiting == "pass")
-    if waiting == "discard" and model is not None:
+    if picking and model is not None:
         q("throw-button").disabled = len(S["selected"]) != discard_need()
         if is_multi():
             q("throw-button").textContent = ("Throw to your crib" if model["dealer"] == S["me"]

@@ -71,6 +71,7 @@ S = {
     "hint_cards": [],    # cards the coach's hint lights up in the hand (coach.py)
     "friend": None,      # a friend game at the table: its id, this page's seat and texts (friend_play.py)
     "owed": None,        # a resumed game whose computers' moves are being checked: [its slot, its meta]
+    "ahead": None,       # a friend game: the cards thrown while the other side was still to discard
 }
 
 
@@ -133,6 +134,22 @@ def others_left(model):
 def discard_need():
     """Cards each player throws to the crib."""
     return 2 if S["players"] == 2 else 1
+
+
+def can_discard_ahead():
+    """True while a friend game's other side is to discard first (the engine takes the discards
+    in seat order) and this page's person, holding the whole hand, has not yet thrown ahead: the
+    person may pick their cards meanwhile and throw them (``S["ahead"]``); they go to the crib as
+    soon as the discard is theirs (game.py's ``throw_ahead``)."""
+    view = S["view"]
+    return (S["friend"] is not None and S["waiting"] == "friend" and S["ahead"] is None and view is not None
+            and view.get("phase") == "discard" and not view.get("sealing") and view.get("to_act") != S["me"]
+            and len(view.get("hand") or []) == discard_need() + 4)
+
+
+def is_picking():
+    """True while the person's cards are being picked for the crib: their discard, or one ahead."""
+    return S["waiting"] == "discard" or can_discard_ahead()
 
 
 def humans():
@@ -231,6 +248,7 @@ def start_hand(model, event):
                   "counting": None, "commitment": event["commitment"], "seed": None, "legal": [],
                   "revealed": None})
     S["steps"] = {}
+    S["ahead"] = None
 
 
 def final_cards(model, seat):

@@ -12,8 +12,8 @@ from pyscript import document
 import bridge
 from table import finished, motion, score_strip
 from table.state import (COMPUTER_SEAT, DIFFICULTY_WORDS, YOUR_SEAT, S, board_names, board_scores, cap, card_back,
-                         card_face, display_phase, final_cards, final_crib, info, is_multi, log_console, make,
-                         q, shown, who, whose)
+                         card_face, display_phase, final_cards, final_crib, info, is_multi, is_picking, log_console,
+                         make, q, shown, who, whose)
 
 
 try:
@@ -254,7 +254,7 @@ def render_hand(model):
     legal = model["legal"] if waiting == "play" else []
     lit = S["hint_cards"]
     sealing = not hand and S["view"] is not None and bool(S["view"].get("sealing"))
-    key = json.dumps([hand, S["selected"], legal, waiting, lit, sealing])
+    key = json.dumps([hand, S["selected"], legal, waiting, lit, sealing, S["ahead"], is_picking()])
     if key == S["hand_key"]:
         return
     S["hand_key"] = key
@@ -298,12 +298,13 @@ def hand_button_state(button, card, waiting, legal, lit):
     .is-selected in the play), playable or not (aria-disabled, .is-dim, its spoken name) and
     hinted (.is-hinted)."""
     name = info(card)["spoken"]
-    selected = card in S["selected"]
-    playable = waiting == "discard" or (waiting in ("play", "go") and card in legal)
+    picking = is_picking()
+    selected = card in (S["ahead"] or S["selected"])
+    playable = picking or (waiting in ("play", "go") and card in legal)
     button.classList.toggle("is-hinted", card in lit)  # the coach's hint (coach.py)
     button.classList.toggle("is-selected", waiting == "play" and selected)  # a first tap: a second lays it
     button.classList.toggle("is-dim", waiting in ("play", "go") and card not in legal)
-    if waiting == "discard":
+    if picking or S["ahead"] is not None:
         button.setAttribute("aria-pressed", "true" if selected else "false")
     else:
         button.removeAttribute("aria-pressed")
