@@ -562,5 +562,5 @@ def warm_up(request: dict) -> dict:
     if "engine.friend_sealed" in names:
         from engine import ristretto
 
-        ristretto.CARD_POINTS  # noqa: B018  (decoded on first use)
+        ristretto.CARD_POINTS  # decoded on first use
     return {"modules": list(names)}

@@ -34,7 +34,7 @@ import board
 import bridge
 import friend_play
 from table import coach, finished, motion, pick, review, store
-from table.flow import SHOWN, flow, on_pass, on_skip_key, on_skip_show, save, take
+from table.flow import SHOWN, flow, on_pass, on_skip_key, on_skip_show, save, take, until_free
 from table.prompt import WAITING_HOOKS, announce, set_waiting
 from table.setup import (fill_setup, is_same_link, offer_choice, on_again, on_cancel_setup, on_change,
                          on_choice_back, on_choice_new, on_new_game, on_setup_submit,
@@ -94,16 +94,15 @@ def throw_ahead():
     S["ahead"] = None
     if all(card in S["model"]["hand"] for card in cards):
         S["selected"] = list(cards)
-        bridge.launch(when_free(on_throw))
+        bridge.launch(throw_when_free())
 
 
-async def when_free(step):
-    """Run ``step(None)`` once the page has finished what it is doing."""
-    while S["busy"]:
-        await asyncio.sleep(0.02)
-    result = step(None)
-    if result is not None:
-        await result
+async def throw_when_free():
+    """``on_throw`` once the flow that offered the discard has ended."""
+    await until_free()
+    thrown = on_throw(None)
+    if thrown is not None:
+        await thrown
 
 
 async def send(action):

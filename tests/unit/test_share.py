@@ -10,7 +10,7 @@ from engine.game import new_game
 from engine.seeds import derive_seed
 from engine.match import play_game
 from engine.players import get_player
-from engine.record import COMPUTER_SEED, replay_moves
+from engine.record import COMPUTER_SEED
 
 
 def seated_game(seed=None, players=2, level="hard", muggins=False, target=121, stop=None, person="easy"):
@@ -165,47 +165,30 @@ def test_codes_of_version_1_still_replay_to_the_same_game(code, digest):
     assert again != code and share.decode(again).to_json() == state.to_json()
 
 
-def _with_moves(code, change):
-    """``code`` with its moves changed by ``change(moves)`` (a bytearray) and its check made again."""
-    import base64
-    import hashlib
-
-    raw = bytearray(base64.urlsafe_b64decode(code[3:] + "=" * (-len(code[3:]) % 4)))
-    body = raw[:-4]
-    head = len(body) - len(share._moves(share.decode(code)))
-    moves = body[head:]
-    change(moves)
-    body = body[:head] + moves
-    return "c1." + base64.urlsafe_b64encode(bytes(body) + hashlib.sha256(bytes(body)).digest()[:4]).decode().rstrip("=")
-
-
 def test_a_computer_move_that_is_legal_but_not_its_own_is_refused_by_the_check():
-    """A code writes the computers' moves down: taken as written they replay at once (each still
-    a legal move), and the check finds the first that is not the computer's own."""
-    state = seated_game(seed="forge-computer", level="expert", target=61)
-    code = share.encode(state)
-    assert not share.is_checked(code)
-    # the first computer move with another legal move beside it, changed to that one
-    first = next(i for i, move in enumerate(replay_moves(state))
-                 if move.game.to_act == 1 and len(move.game.legal_actions()) > 1)
+    """A code writes the computers' moves down: taken as written it replays at once (each move
+    still a legal one) and the replay says it is not yet checked; the check asks the computer
+    and refuses the code at the first move that is not its own."""
+    from engine.record import computer_action
 
-    def other(moves):
-        moves[first] = 1 if moves[first] == 0 else 0
-    forged = _with_moves(code, other)
-    try:
-        share.decode(forged, check=False)  # legal as far as it goes; the moves after may no longer fit
-    except share.CodeError as error:
-        assert f"move {first + 1} " not in str(error)
-    with pytest.raises(share.CodeError, match=f"move {first + 1} is not the one the expert computer makes"):
+    state = new_game(seed="forge-computer", seats=["expert", "person"])
+    own = computer_action(state)  # the expert discards first (seat order)
+    state.apply(next(a for a in state.legal_actions() if a != own))
+    forged = share.encode(state)
+    assert not share.is_checked(forged)
+    assert share.decode(forged, check=False).to_json() == state.to_json()
+    with pytest.raises(share.CodeError, match="move 1 is not the one the expert computer makes there"):
         share.decode(forged)
 
     def call(name, request):
         return json.loads(api.call(name, json.dumps(request)))
 
-    shown = call("replay_game", {"code": code})["result"]
-    assert shown["checked"] is False and call("check_code", {"code": code})["result"] == {"checked": True}
+    shown = call("replay_game", {"code": forged})["result"]
+    assert shown["checked"] is False and shown["steps"]
     refused = call("check_code", {"code": forged})["error"]
-    assert refused["kind"] == "bad_input" and f"move {first + 1} is not the one" in refused["message"]
+    assert refused["kind"] == "bad_input" and "move 1 is not the one the expert computer" in refused["message"]
+    honest = share.encode(seated_game(seed="forge-honest", level="expert", target=61))
+    assert call("check_code", {"code": honest})["result"] == {"checked": True}
 
 
 def test_a_code_of_people_only_needs_no_check_and_games_that_seat_a_computer_do():

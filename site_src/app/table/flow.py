@@ -283,6 +283,12 @@ async def pump():
         return
 
 
+async def until_free(pause=0.02):
+    """Wait until the page has finished what it is doing (no flow running)."""
+    while S["busy"]:
+        await asyncio.sleep(pause)
+
+
 async def flow(step=None):
     """Run the person's step (an engine call), then everything up to their next decision."""
     if S["busy"]:

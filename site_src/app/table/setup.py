@@ -5,8 +5,6 @@ Part of the game page (site_src/app/game.py is its entry point). ``start_game`` 
 then shown by flow.py); the form's handlers run them through ``flow.flow``.
 """
 
-import asyncio
-
 import js
 
 from pyscript import document, window
@@ -29,7 +27,7 @@ from table.state import (DIFFICULTY_WORDS, YOUR_SEAT, NAMES, S, blank_model, boa
                          is_multi, make, model_from_view, q, shown)
 from table.view import render
 from table.prompt import announce, set_waiting
-from table.flow import SHOWN, flow, hide_if_passing, take
+from table.flow import SHOWN, flow, hide_if_passing, take, until_free
 
 
 def read_setup():
@@ -322,9 +320,9 @@ async def check_resumed(owed):
     person: a move of theirs waits for one such call at most. A move that is not the computer's
     own refuses the game then, as a refused resume does. Stops once another game is on the table."""
     while S["owed"] is owed:
-        if S["busy"]:
-            await asyncio.sleep(CHECK_PAUSE)
-            continue
+        await until_free(CHECK_PAUSE)
+        if S["owed"] is not owed:
+            return
         refused = None
         try:
             reply = await bridge.call("check_game", {})
