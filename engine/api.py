@@ -212,7 +212,7 @@ FRIEND_CALLS = ("invite", "read_invite", "accept", "read_reply", "begin", "move"
                 "open_link", "resume", "code_of", "code_id")
 """engine.friend_host's functions, each the endpoint ``friend_<name>`` (see there for what it takes)."""
 
-SEALED_CALLS = ("prepare", "begin", "join", "work", "move", "hello", "receive", "resume")
+SEALED_CALLS = ("prepare", "begin", "join", "preview", "work", "move", "hello", "receive", "resume")
 """engine.friend_sealed's functions (a sealed friend game), each the endpoint ``sealed_<name>``."""
 
 
@@ -535,11 +535,10 @@ WARM_UP_MODULES = {
     "calculator": ("engine.analysis",),
     "verifier": ("engine.fairdeal",),
     "replay": ("engine.replay", "engine.share"),
-    "friend": ("engine.friend_sealed",),
 }
 """What each page's calls import (the game and its opponents, the calculator's analysis, the
-verifier's deal, the replay's codes, a sealed friend game's, asked for by the game page once a
-friend game is on its way); a request naming no page warms them all."""
+verifier's deal, the replay's codes); a request naming no page warms them all. A sealed friend
+game's modules are imported by ``sealed_prepare``, before the game begins."""
 
 
 @endpoint
@@ -559,8 +558,4 @@ def warm_up(request: dict) -> dict:
     from engine import scoring
 
     scoring.build_tables()
-    if "engine.friend_sealed" in names:
-        from engine import ristretto
-
-        ristretto.CARD_POINTS  # decoded on first use
     return {"modules": list(names)}

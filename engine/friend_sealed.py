@@ -11,8 +11,8 @@ Messages between the pages are ``{"t": "seal", "id": game id, "q": place, "m": m
 numbered from 0 for each side, and ``{"t": "seal-hello", "id", "got": messages taken}``, sent
 when a connection opens: the other side sends again every message from ``got`` on, so nothing
 lost while the connection was down is missing, and a message taken twice is ignored. The first
-message of each side is ``{"s": "begin", "seal": commitment}``, its commitment to its own
-secret, checked when the secret comes at the end.
+message of each side is ``{"s": "begin", "seal": commitment, "v": VERSION}``, its commitment to
+its own secret, checked when the secret comes at the end.
 
 Every answer is ``{"game", "send": [texts], "table": a table reply or null, "work": true while
 a shuffle waits for ``work``, "final": the finished game's JSON (checked) or null, "calls": the
@@ -40,7 +40,10 @@ from engine.sealed import SealError
 from engine.sealed_game import SealedGame, from_dict, public_seed
 from engine.seeds import derive_seed
 
-FORMAT = "cribbage-sealed-friend-1"
+FORMAT = "cribbage-sealed-friend-2"
+OLD_FORMATS = ("cribbage-sealed-friend-1",)
+VERSION = 2
+"""The sealed deck's exchange, named in each side's first message: both pages must speak the same."""
 KEEP = 4  # games the worker holds between calls
 SEAL, HELLO = "seal", "seal-hello"
 _HELD: list = []  # [game id and seat, kept dict, SealedGame, its text], the last KEEP games answered
@@ -75,6 +78,8 @@ def _held(request: dict) -> tuple:
         kept = json.loads(text)
     except ValueError:
         kept = None
+    if isinstance(kept, dict) and kept.get("format") in OLD_FORMATS:
+        raise FriendError("This sealed game was begun by an earlier version of the site and cannot go on here.")
     if not isinstance(kept, dict) or kept.get("format") != FORMAT:
         raise FriendError("This is not a sealed friend game kept on this device.")
     if not (isinstance(kept.get("id"), str) and isinstance(kept.get("sent"), list)
@@ -97,10 +102,12 @@ def _wrap(kept: dict, message: dict) -> str:
     return text
 
 
-def _answer(kept: dict, game: SealedGame, send: list, table: bool = True, waited: object = "") -> dict:
+def _answer(kept: dict, game: SealedGame, send: list, table: bool = True, waited: object = "",
+            preview: bool = True) -> dict:
     """The answer after a call: the messages the call left, the table, the game's new text. Given
     ``waited`` (``_is_waiting`` before the call), the table only if the call moved the game on:
-    a message that only seals a later hand leaves the table as it is on the page."""
+    a message that only seals a later hand leaves the table as it is on the page. ``preview``:
+    before the first hand is read, the table at its deal face down (else no table then)."""
     for message in game.take_messages():
         send.append(_wrap(kept, message))
     events = game.take_events()
@@ -111,7 +118,7 @@ def _answer(kept: dict, game: SealedGame, send: list, table: bool = True, waited
     if waited != "":
         table = table and (bool(events) or waited != _is_waiting(game))
     reply = table_reply(game, events) if table else None
-    if reply is None and table and waited == "":
+    if reply is None and table and preview and waited == "":
         reply = preview_reply(game)  # a game begun or taken up before its first hand is read
     if reply is not None:
         reply["game"] = text
@@ -165,10 +172,15 @@ def _seat_reply(state, events: list, seat: int, view: dict, waiting: bool, turn:
 
 
 def prepare(request: dict) -> dict:
-    """The inviter's ``seal_secret``, drawn while the invitation waits for its reply, and its
-    first hand's shuffle worked out ahead (kept by the worker for ``begin``): ``{"seal_secret"}``."""
+    """A side's ``seal_secret``, drawn before the game begins, and the heavy part of its first
+    hand worked out ahead (kept by the worker for ``begin`` or ``join``): the inviter's shuffle,
+    while the invitation waits for its reply (``seat`` 0, the default), or the friend's masks,
+    once the reply is made (``seat`` 1). Answers ``{"seal_secret"}``."""
+    seat = request.get("seat", 0)
+    if seat not in (0, 1) or type(seat) is not int:
+        raise FriendError("A friend game's seat is 0 (the inviter) or 1 (the friend).")
     own = friend.new_secret()
-    sealed.prepare(derive_seed(own, 1))
+    sealed.prepare(derive_seed(own, 1), seat)
     return {"seal_secret": own}
 
 
@@ -176,7 +188,8 @@ def begin(request: dict) -> dict:
     """A side's sealed game, once both game secrets are known: ``invite``, ``reply``, ``seat``,
     the inviter's secret (``secret`` for seat 0, ``inviter_secret`` for seat 1: see ``join``)
     and this side's ``seal_secret`` (drawn if missing). The inviter's first message carries its
-    secret (the friend's is in the reply)."""
+    secret (the friend's is in the reply). ``"preview": false`` leaves out the table at the
+    first deal face down (the page asks ``preview`` for it if the cards are a while coming)."""
     found = friend.read_invite(request.get("invite"))
     answer = friend.read_reply(request.get("reply"), found)
     seat = request.get("seat")
@@ -197,13 +210,13 @@ def begin(request: dict) -> dict:
     game = SealedGame(seat, [found["name"], answer["name"]], found["target"], found["muggins"],
                       public_seed(inviter, answer["secret"]), own, commits)
     kept = {"format": FORMAT, "id": found["id"], "sent": [], "got": 0, "game": None, "calls": 0}
-    first = {"s": "begin", "seal": commits[seat]}
+    first = {"s": "begin", "seal": commits[seat], "v": VERSION}
     if seat == 0:
         first["secret"] = inviter
     send = [_wrap(kept, first)]
     if seat == 0:
         game.work()  # the first step of its shuffle (all of it, if worked out ahead: ``prepare``)
-    return _answer(kept, game, send)
+    return _answer(kept, game, send, preview=request.get("preview", True) is not False)
 
 
 def is_first_message(text: object) -> bool:
@@ -230,7 +243,7 @@ def join(request: dict) -> dict:
     answer = begin(dict(request, seat=1, inviter_secret=inviter))
     taken = receive({"game": answer["game"], "messages": texts})
     taken["send"] = answer["send"] + taken["send"]
-    if taken["table"] is None:
+    if taken["table"] is None and request.get("preview", True) is not False:
         taken["table"] = preview_reply(_held(taken)[1])
         if taken["table"] is not None:
             taken["table"]["game"] = taken["game"]
@@ -245,10 +258,24 @@ def resume(request: dict) -> dict:
     return _answer(kept, game, [])
 
 
+def preview(request: dict) -> dict:
+    """The page's sealed ``game`` before its first hand is read: ``{"table"}``, the table at that
+    hand's deal face down (``preview_reply``), or None once the hand is read. The game is left
+    as it is (its text too)."""
+    _, game = _held(request)
+    reply = preview_reply(game)
+    if reply is not None:
+        reply["game"] = request["game"]
+    return {"table": reply}
+
+
 def work(request: dict) -> dict:
     """One waiting shuffle of the page's sealed ``game`` (the page calls again while ``work``)."""
     kept, game = _held(request)
-    game.work()
+    try:
+        game.work()
+    except SealError as error:
+        raise FriendError(str(error)) from None
     return _answer(kept, game, [], table=False)
 
 
@@ -316,6 +343,9 @@ def _take(kept: dict, game: SealedGame, text: object, send: list) -> bool:
             commit = inner.get("seal")
             if place != 0 or not isinstance(commit, str) or len(commit) != 64:
                 raise SealError("The other page's first message is not its commitment.")
+            if inner.get("v") != VERSION:
+                raise SealError("The other page is another version of this site, which seals the deck "
+                                "another way: both of you reload the page, then start the game again.")
             game.seal_commitments[game.other] = commit
         else:
             game.receive(inner)

@@ -6,26 +6,43 @@ Each side's part of hand ``k`` follows from one seed of 32 hex digits (its hand 
 from its own secret and committed (``fairdeal.commitment``) in its first message of the hand:
 
 - its order: ``fairdeal.shuffled_deck(seed)``;
-- seat 0's lock ``x``, and seat 1's keys ``y_0 .. y_51`` (one per position of the final deck):
-  each the SHA-256 of ``"<seed>:<label>:0"`` then of ``"<seed>:<label>:1"`` (64 bytes, read
-  little-endian), reduced modulo ``ORDER - 1``, plus one (never zero); the labels are ``lock``
-  and ``key:<position>``.
+- seat 0's lock ``x``, and seat 1's keys ``y_0 .. y_51`` and masks ``r_0 .. r_51`` (one per
+  position of the final deck; a position uses one or the other): each the SHA-256 of
+  ``"<seed>:<label>:0"`` then of ``"<seed>:<label>:1"`` (64 bytes, read little-endian), reduced
+  modulo ``ORDER - 1``, plus one (never zero); the labels are ``lock``, ``key:<position>`` and
+  ``mask:<position>``.
 
 The hand, in three messages before anyone sees a card:
 
-1. seat 0 sends ``first[i] = x * CARD(order0[i])``, its shuffle of the deck, every card locked;
-2. seat 1 shuffles that deck again and locks each position under a key of its own:
-   ``final[j] = y_j * first[order1[j]]``. Position j now holds
+1. seat 0 sends ``first[i] = x * CARD(order0[i])``, its shuffle of the deck, every card locked,
+   with ``U = x^-1 * BASE``, the point that lets seat 1 take its masks off (below);
+2. seat 1 shuffles that deck again. Position j of the final deck holds
    ``fairdeal.shuffled_deck(joint)[j]`` for the joint seed ``"<seed0>:<seed1>"``, which is how
    the hand is dealt (``fairdeal``, step 6). Seat 0's six cards it opens at once by index
    (``order1[j]``: which card of seat 0's own deck position j holds, telling seat 0 only its
-   own cards), so seat 0 reads them with no arithmetic at all. It sends the final deck in
-   parts: first its own six positions, then the others before it makes its first move of the
-   hand; each position is under its own key, so a part tells no more than the whole;
-3. openings: to let the other side read position j, seat 1 sends ``y_j`` (64 hex digits, the
-   scalar little-endian) and seat 0 sends ``x^-1 * final[j]`` (an encoded point); the reader
-   takes off its own part (``(x * y_j)^-1 * final[j]`` for seat 0, ``y_j^-1 * share`` for seat 1)
-   and must find a card.
+   own cards), so seat 0 reads them with no arithmetic at all. Its own six positions it sends
+   masked: ``final[j] = first[order1[j]] + r_j * BASE``, under a mask ``r_j`` of its own (a
+   uniformly random point added, so the masked card tells seat 0 nothing of which card it is);
+   every other position it locks under a key of its own, ``final[j] = y_j * first[order1[j]]``,
+   and sends them before it makes its first move of the hand. Each position is under its own
+   key or mask, so a part of the deck tells no more than the whole;
+3. openings: seat 0 opens a position j for seat 1 with ``x^-1 * final[j]`` (an encoded point),
+   from which seat 1 takes its own part off: ``y_j^-1 * share``, or for its own six
+   ``share - r_j * U`` (``r_j * U`` is worked out while seat 0 works on its openings). Seat 1
+   opens a position for seat 0 with its key ``y_j``, or the mask ``r_j`` of one of its own six
+   (64 hex digits, the scalar little-endian): seat 0 reads ``(x * y_j)^-1 * final[j]``, or finds
+   ``final[j] - r_j * BASE`` in its own locked deck. The reader must find a card.
+
+Seat 1's six cards thus cost it additions only while the connection waits (the masks
+``r_j * BASE`` are worked out ahead, ``prepare``); the one exchange of openings costs seat 0 a
+multiplication per card. This is the blinded evaluation of a verifiable oblivious PRF with
+additive blinding (RFC 9497's construction, its "public key" being ``U``): seat 0 applies its
+key to points it cannot tell from random ones, and proves it did (``prove_openings``: one
+batched Chaum-Pedersen proof that every ``share_j`` is ``x^-1 * final[j]`` for the ``x^-1`` of
+``U``), in a message of its own right after the openings. Without the proof, seat 0 could open a
+card wrongly on purpose, so that it reads as a card only if it is the one seat 0 guesses, and
+learn from whether seat 1 goes on; seat 1 checks the proof before it sends anything more in the
+hand (its rest, its first move), so it goes on only after honest openings.
 
 Each side opens its own hand's positions for the other only when the rules show the card (a
 card laid), both open the starter once both have discarded, and the crib is read at the end
@@ -35,7 +52,8 @@ match its commitment, a deck received is not the one the seed makes (a duplicate
 card, a shuffle that is not a permutation), or a card read is not the one the deck holds there.
 The decks are compared in one weighted sum each (``ristretto.mul_sum``), with 64-bit weights
 drawn from the checking side's own seed, which the other side did not know when it sent its
-deck: a deck that differs anywhere passes with a chance of 2**-64.
+deck: a deck that differs anywhere passes with a chance of 2**-64. Seat 1 also checks that
+``U`` is ``x^-1 * BASE``.
 
 What it promises: neither side can read a card the rules have not shown it, nor steer the deal
 (the deal is the product of two shuffles, each hidden from the other side when it is chosen),
@@ -59,6 +77,8 @@ starter: 0..12)."""
 CHUNK = 7
 """Cards one step of the shuffles locks (``first_step``, ``final_step``): a move asked for
 meanwhile waits for one step only."""
+MASKED = 6
+"""Seat 1's own positions in a hand, masked rather than locked (its six cards)."""
 REST = list(range(HEAD, 52))
 """The positions of the final deck past the head (no card of them is read before the show)."""
 _PREPARED: list = []  # [seed, locked deck] worked out ahead of a game (``prepare``), the last two
@@ -89,27 +109,94 @@ def key_of(seed: str, position: int) -> int:
     return _scalar(seed, "key:%d" % position)
 
 
+def mask_of(seed: str, position: int) -> int:
+    """Seat 1's mask for one of its own positions of the final deck."""
+    return _scalar(seed, "mask:%d" % position)
+
+
+def _hex_point(point) -> str:
+    return hexlify(ristretto.encode(point)).decode("ascii")
+
+
+def _digest_scalar(size: int, *parts) -> int:
+    """A scalar of ``size`` bytes from the SHA-256 of byte strings (a proof's weights and challenge)."""
+    digest = sha256(b"cribbage sealed opening proof")
+    for part in parts:
+        digest.update(part)
+    return int.from_bytes(digest.digest()[:size], "little")
+
+
+def _weights(unlock: str, masked: list, shares: list) -> list:
+    """The batched proof's weights, one per opening (64 bits), drawn from all of them: one check
+    then covers the six but for a chance of 2**-64."""
+    seed = sha256("".join([unlock] + masked + shares).encode("ascii")).digest()
+    return [_digest_scalar(8, seed, b"%d" % j) | 1 for j in range(len(masked))]
+
+
+def _challenge(unlock: str, m, z, a1, a2) -> int:
+    return _digest_scalar(16, unhexlify(unlock), *(ristretto.encode(p) for p in (m, z, a1, a2)))
+
+
+def prove_openings(seed: str, secret: int, unlock: str, masked: list, shares: list, points: list) -> str:
+    """Seat 0's proof that each of ``shares`` is ``secret`` times the masked point in ``masked``
+    (hex texts, in order; ``points``: the masked points themselves), for the ``secret`` whose
+    ``secret * BASE`` is ``unlock``: a batched Chaum-Pedersen proof, ``e`` (16 bytes) then ``s``
+    (32), in hex, its nonce drawn from ``seed`` and the points."""
+    m = ristretto.mul_sum(list(zip(_weights(unlock, masked, shares), points)))
+    z = ristretto.mul(secret, m)
+    nonce = _scalar(seed, "proof:" + "".join(masked) + "".join(shares))
+    a1, a2 = ristretto.mul(nonce, ristretto.BASE), ristretto.mul(nonce, m)
+    e = _challenge(unlock, m, z, a1, a2)
+    s = (nonce - e * secret) % ristretto.ORDER
+    return hexlify(e.to_bytes(16, "little") + s.to_bytes(SCALAR_BYTES, "little")).decode("ascii")
+
+
+def is_proof(unlock: str, masked: list, shares: list, proof: object) -> bool:
+    """Whether ``proof`` (``prove_openings``) shows each share is the masked point times the
+    secret of ``unlock``."""
+    if not isinstance(proof, str) or len(proof) != 2 * (16 + SCALAR_BYTES):
+        return False
+    try:
+        data = unhexlify(proof)
+        weights = _weights(unlock, masked, shares)
+        m = ristretto.mul_sum([(w, ristretto.decode(unhexlify(t))) for w, t in zip(weights, masked)])
+        z = ristretto.mul_sum([(w, ristretto.decode(unhexlify(t))) for w, t in zip(weights, shares)])
+        u = ristretto.decode(unhexlify(unlock))
+    except ValueError:
+        return False
+    e, s = int.from_bytes(data[:16], "little"), int.from_bytes(data[16:], "little")
+    if s >= ristretto.ORDER:
+        return False
+    a1 = ristretto.mul_sum([(s, ristretto.BASE), (e, u)])
+    a2 = ristretto.mul_sum([(s, m), (e, z)])
+    return _challenge(unlock, m, z, a1, a2) == e
+
+
 def deck_text(points: list) -> str:
     """A deck of points (or part of one) as the hex text a message carries."""
-    return "".join(hexlify(ristretto.encode(p)).decode("ascii") for p in points)
+    return "".join(_hex_point(p) for p in points)
 
 
-def prepare(seed: str) -> None:
-    """Lock seat 0's shuffle for a hand seed ahead of its game: the next ``SealedHand`` of that
-    seed at seat 0 takes it instead of working it out."""
-    hand = SealedHand(0, seed, "")
-    text = hand.first_deck()
-    _PREPARED.append([hand.seed, hand.first, text])
+def prepare(seed: str, seat: int = 0) -> None:
+    """Work a hand seed's heavy part out ahead of its game, for the next ``SealedHand`` of that
+    seed and seat, which takes it instead of working it out: seat 0's locked shuffle and ``U``;
+    seat 1's masks ``r_j * BASE`` for the positions of either hand (0..11)."""
+    hand = SealedHand(seat, seed, "")
+    if seat == 0:
+        made = [hand.first_deck(), hand.first, hand.unlock_text()]
+    else:
+        made = [{j: hand._mask_point(j) for j in range(2 * MASKED)}]
+    _PREPARED.append([seat, hand.seed] + made)
     del _PREPARED[:-2]
 
 
-def _prepared(seed: str) -> tuple:
-    """The locked deck and its text worked out ahead for a seed (taken once), or ([], None)."""
+def _prepared(seat: int, seed: str) -> "list | None":
+    """What ``prepare`` worked out for a seed and seat (taken once), or None."""
     for entry in _PREPARED:
-        if entry[0] == seed:
+        if entry[0] == seat and entry[1] == seed:
             _PREPARED.remove(entry)
-            return list(entry[1]), entry[2]
-    return [], None
+            return entry[2:]
+    return None
 
 
 def _parts(text: object, count: int, who: str, seen: set) -> list:
@@ -147,14 +234,17 @@ class SealedHand:
     """One side's part of one sealed two-player hand (see the module docstring).
 
     >>> a, b = SealedHand(0, "0" * 32, "Ann"), SealedHand(1, "1" * 32, "Bob")
-    >>> b.take_first(a.first_deck(), a.commitment)
-    >>> while not b.final_step(): pass
+    >>> deck = fairdeal.shuffled_deck("0" * 32 + ":" + "1" * 32)
+    >>> b.take_first(a.first_deck(), a.commitment, a.unlock_text())
     >>> a.take_final(b.commitment)
-    >>> a.read_own(0, b.own_index(0)) == fairdeal.shuffled_deck("0" * 32 + ":" + "1" * 32)[0]
+    >>> a.read_own(0, b.own_index(0)) == deck[0]
     True
-    >>> a.take_part(b.final_part(list(range(52))), list(range(52)))
-    >>> a.read(7, b.share(7)) == fairdeal.shuffled_deck("0" * 32 + ":" + "1" * 32)[7]
-    True
+    >>> a.take_part(b.masked_part([6, 7]), [6, 7], masked=True)
+    >>> b.read(6, a.share(6)) == deck[6], a.read(7, b.share(7)) == deck[7]
+    (True, True)
+    >>> while not b.final_step(): pass
+    >>> rest = [j for j in range(52) if j not in (6, 7)]
+    >>> a.take_part(b.final_part(rest), rest)
     >>> a.check(b.seed) == b.check(a.seed) == "0" * 32 + ":" + "1" * 32
     True
     """
@@ -175,12 +265,25 @@ class SealedHand:
         self.shared: list = []  # positions this side opened for the other
         self._secret = lock_of(self.seed) if seat == 0 else None
         self._keys: dict = {}
-        self._inverses: dict = {}  # seat 1: position -> the inverse of its key (invert_keys)
         self._inverse = None  # seat 0: the inverse of its lock (_unlock)
         self._made: list = []  # seat 0: the part of its deck locked so far
         self._first_text = None  # seat 0: its deck's text, once made
+        self._unlock_text = None  # seat 0: U, the inverse of its lock times BASE, as a message carries it
+        self._indices = None  # seat 0: its deck's encodings -> their index (_index_of)
         self._texts: list = []  # seat 1: seat 0's deck as it came (decoded as it is used)
         self._seen: set = set()
+        self.masked: list = []  # seat 1's own positions, masked rather than locked (as they were sent)
+        self._masked_texts: list = []  # their points, as they were sent
+        self._opened: list = []  # the shares of the masked positions, in their order (for the proof)
+        self.proved = False  # seat 1: the openings of its six shown right (``take_proof``)
+        self._masks: dict = {}  # seat 1: position -> r_j * BASE
+        self._unmasks: dict = {}  # seat 1: position -> r_j * U
+        self._unlock_point = None  # seat 1: seat 0's U
+        made = _prepared(seat, self.seed)
+        if made is not None and seat == 0:
+            self._first_text, self._made, self._unlock_text = made[0], list(made[1]), made[2]
+        elif made is not None:
+            self._masks = made[0]
 
     def _key(self, position: int) -> int:
         key = self._keys.get(position)
@@ -194,21 +297,24 @@ class SealedHand:
             self._inverse = ristretto.inverse_scalar(self._secret)
         return self._inverse
 
-    def invert_keys(self, positions: list) -> None:
-        """Seat 1: the inverses of its keys at ``positions``, worked out together (one inversion
-        for them all), ready for ``read``."""
-        todo = [j for j in positions if j not in self._inverses]
-        if not todo:
-            return
-        product = 1
-        prefix = []
-        for j in todo:
-            prefix.append(product)
-            product = product * self._key(j) % ristretto.ORDER
-        inverse = ristretto.inverse_scalar(product)
-        for j, before in zip(reversed(todo), reversed(prefix)):
-            self._inverses[j] = inverse * before % ristretto.ORDER
-            inverse = inverse * self._key(j) % ristretto.ORDER
+    def unlock_text(self) -> str:
+        """Seat 0: ``U = x^-1 * BASE``, as its first message carries it."""
+        if self._unlock_text is None:
+            self._unlock_text = _hex_point(ristretto.mul(self._unlock(), ristretto.BASE))
+        return self._unlock_text
+
+    def _mask_point(self, position: int):
+        point = self._masks.get(position)
+        if point is None:
+            point = self._masks[position] = ristretto.mul(mask_of(self.seed, position), ristretto.BASE)
+        return point
+
+    def _index_of(self, point) -> "int | None":
+        """Seat 0: the index in its own locked deck of a point, or None."""
+        if self._indices is None:
+            text = self.first_deck()
+            self._indices = {text[i * SHARE_HEX:(i + 1) * SHARE_HEX]: i for i in range(DECK_SIZE)}
+        return self._indices.get(_hex_point(point))
 
     def _take_commitment(self, commitment: object) -> None:
         try:
@@ -223,8 +329,6 @@ class SealedHand:
         assert self.seat == 0
         if self.first is not None:
             return True
-        if not self._made:
-            self._made, self._first_text = _prepared(self.seed)
         if self._order is None:
             self._order = fairdeal.shuffled_deck(self.seed)
         start = len(self._made)
@@ -242,12 +346,18 @@ class SealedHand:
             self._first_text = deck_text(self.first)
         return self._first_text
 
-    def take_first(self, text: object, commitment: object) -> None:
-        """Seat 1: seat 0's deck and its commitment; SealError if it is not 52 distinct sealed
-        cards (each is decoded as the shuffle reaches it)."""
+    def take_first(self, text: object, commitment: object, unlock: object) -> None:
+        """Seat 1: seat 0's deck, its commitment and its ``U``; SealError if the deck is not 52
+        distinct sealed cards (each is decoded as the shuffle reaches it) or ``U`` is no point."""
         assert self.seat == 1
         self._take_commitment(commitment)
         self._texts = _parts(text, DECK_SIZE, self.other, set())
+        try:
+            self._unlock_point = ristretto.decode(unhexlify(unlock)) if isinstance(unlock, str) else None
+        except ValueError:
+            self._unlock_point = None
+        if self._unlock_point is None:
+            raise SealError(f"{self.other}'s deck came without the point that opens your cards.")
         self.first = [None] * DECK_SIZE
 
     def _first_point(self, i: int):
@@ -281,8 +391,56 @@ class SealedHand:
                 self._lock(j)
         return deck_text([self.final[j] for j in positions])
 
+    def masked_part(self, positions: list) -> str:
+        """Seat 1: its own ``MASKED`` positions of its deck, each card masked (not locked), as a
+        message carries them."""
+        assert self.seat == 1 and self.first is not None and not self.masked
+        self._start_final()
+        for j in positions:
+            self.final[j] = ristretto.add(self._first_point(self._order[j]), self._mask_point(j))
+        self.masked = list(positions)
+        self._masked_texts = [_hex_point(self.final[j]) for j in positions]
+        return "".join(self._masked_texts)
+
+    def make_masks(self, positions: list) -> None:
+        """Seat 1: ``r_j * BASE`` for its own positions, ahead of seat 0's deck."""
+        for j in positions:
+            self._mask_point(j)
+
+    def open_masked(self) -> list:
+        """Seat 0: its openings of seat 1's masked positions, ``[[position, share], ...]``."""
+        opens = [[j, self.share(j)] for j in self.masked]
+        self._opened = [share for _, share in opens]
+        return opens
+
+    def proof(self) -> str:
+        """Seat 0: the proof that its openings of seat 1's masked positions are right."""
+        return prove_openings(self.seed, self._unlock(), self.unlock_text(), self._masked_texts, self._opened,
+                              [self.final[j] for j in self.masked])
+
+    def take_opened(self, opens: list) -> None:
+        """Seat 1: seat 0's openings of its masked positions, kept for their proof."""
+        shares = dict((j, share) for j, share in opens)
+        self._opened = [shares.get(j) for j in self.masked]
+
+    def take_proof(self, proof: object) -> None:
+        """Seat 1: seat 0's proof of its openings of the masked positions; SealError unless it
+        shows them right."""
+        unlock = _hex_point(self._unlock_point)
+        if not (self._opened and all(isinstance(share, str) for share in self._opened)
+                and is_proof(unlock, self._masked_texts, self._opened, proof)):
+            raise SealError(f"{self.other}'s proof that it opened your cards right does not hold.")
+        self.proved = True
+
+    def unmask_step(self) -> None:
+        """Seat 1: ``r_j * U`` for its masked positions, which take the masks off their openings."""
+        for j in self.masked:
+            if j not in self._unmasks:
+                self._unmasks[j] = ristretto.mul(mask_of(self.seed, j), self._unlock_point)
+
     def final_step(self) -> bool:
-        """Seat 1: ``CHUNK`` more positions of its deck; True once the whole deck is done."""
+        """Seat 1: ``CHUNK`` more positions of its deck (its masked ones sent before); True once
+        the whole deck is done."""
         self._start_final()
         left = [j for j in range(DECK_SIZE) if j not in self.final][:CHUNK]
         for j in left:
@@ -295,15 +453,17 @@ class SealedHand:
         self._take_commitment(commitment)
         self.final = {}
 
-    def take_part(self, text: object, positions: list) -> None:
-        """Seat 0: a part of seat 1's deck, at ``positions``; SealError if it is not distinct
-        sealed cards, new to the parts before."""
+    def take_part(self, text: object, positions: list, masked: bool = False) -> None:
+        """Seat 0: a part of seat 1's deck, at ``positions`` (``masked``: seat 1's own six);
+        SealError if it is not distinct sealed cards, new to the parts before."""
         assert self.seat == 0 and self.final is not None
         parts = _parts(text, len(positions), self.other, self._seen)
         for j, part in zip(positions, parts):
             if j in self.final:
                 raise SealError(f"{self.other} sent position {j + 1} of the deck twice.")
             self.final[j] = _point(part, self.other)
+        if masked:
+            self.masked, self._masked_texts = list(positions), parts
 
     def has_whole_deck(self) -> bool:
         """True once this side holds the whole final deck (seat 0: the rest has come)."""
@@ -315,9 +475,9 @@ class SealedHand:
         """What the other side needs to read the card at ``position`` (this side's part off)."""
         self.shared.append(position)
         if self.seat == 1:
-            return hexlify(self._key(position).to_bytes(SCALAR_BYTES, "little")).decode("ascii")
-        unlocked = ristretto.mul(self._unlock(), self.final[position])
-        return hexlify(ristretto.encode(unlocked)).decode("ascii")
+            scalar = mask_of(self.seed, position) if position in self.masked else self._key(position)
+            return hexlify(scalar.to_bytes(SCALAR_BYTES, "little")).decode("ascii")
+        return _hex_point(ristretto.mul(self._unlock(), self.final[position]))
 
     def read(self, position: int, share: object) -> int:
         """The card at ``position``, from the other side's opening; SealError if none is there."""
@@ -326,16 +486,23 @@ class SealedHand:
             key = int.from_bytes(data, "little")
             if not 0 < key < ristretto.ORDER:
                 raise SealError(f"{self.other}'s opening of a card is not a key.")
-            point = ristretto.mul(self._unlock() * ristretto.inverse_scalar(key) % ristretto.ORDER,
-                                  self.final[position])
+            if position in self.masked:  # the mask off: one of this side's own locked cards
+                index = self._index_of(ristretto.add(self.final[position], ristretto.neg(ristretto.mul(key, ristretto.BASE))))
+                card = None if index is None else self._order[index]
+            else:
+                card = ristretto.card_of(ristretto.mul(self._unlock() * ristretto.inverse_scalar(key) % ristretto.ORDER,
+                                                       self.final[position]))
         else:
             try:
                 unlocked = ristretto.decode(data)
             except ValueError:
                 raise SealError(f"{self.other}'s opening of a card is not a sealed card.") from None
-            self.invert_keys([position])
-            point = ristretto.mul(self._inverses[position], unlocked)
-        card = ristretto.card_of(point)
+            if position in self.masked:
+                self.unmask_step()
+                point = ristretto.add(unlocked, ristretto.neg(self._unmasks[position]))
+            else:
+                point = ristretto.mul(ristretto.inverse_scalar(self._key(position)), unlocked)
+            card = ristretto.card_of(point)
         if card is None:
             raise SealError(f"{self.other}'s opening of position {position + 1} is not a card.")
         self.read_cards[position] = card
@@ -370,14 +537,22 @@ class SealedHand:
             # sum w_i * first[i] == lock * sum w_i * CARD(order[i]), for weights the other side
             # could not know when it sent its deck: a deck that differs anywhere fails but for a
             # chance of 2**-64 (one check in place of 52 multiplications).
+            lock = lock_of(their_seed)
+            if not ristretto.equal(ristretto.mul(lock, self._unlock_point), ristretto.BASE):
+                raise SealError(f"{self.other}'s key for this hand does not match the point it sent to open your cards.")
             sent = ristretto.mul_sum([(w, self._first_point(i)) for i, w in enumerate(weights)])
-            made = ristretto.mul(lock_of(their_seed), ristretto.mul_sum(
+            made = ristretto.mul(lock, ristretto.mul_sum(
                 [(w, ristretto.CARD_POINTS[c]) for w, c in zip(weights, order)]))
             joint = fairdeal.joint_seed(their_seed, self.seed)
         else:
+            # the same sum over seat 1's deck: a locked position is y_j * first[order[j]], a
+            # masked one first[order[j]] + r_j * BASE (their masks summed into one term)
             sent = ristretto.mul_sum([(w, self.final[j]) for j, w in enumerate(weights)])
-            made = ristretto.mul_sum([(w * key_of(their_seed, j) % ristretto.ORDER, self.first[order[j]])
-                                      for j, w in enumerate(weights)])
+            masked = set(self.masked)
+            terms = [(w if j in masked else w * key_of(their_seed, j) % ristretto.ORDER, self.first[order[j]])
+                     for j, w in enumerate(weights)]
+            masks = sum(weights[j] * mask_of(their_seed, j) for j in masked) % ristretto.ORDER
+            made = ristretto.mul_sum(terms + [(masks, ristretto.BASE)])
             joint = fairdeal.joint_seed(self.seed, their_seed)
         if not ristretto.equal(sent, made):
             raise SealError(f"{self.other}'s shuffle is not the one its key makes, so the deck was not fair.")

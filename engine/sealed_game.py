@@ -12,11 +12,16 @@ that could be laid is found here) and the show is counted on the real cards.
 
 Messages (JSON objects, each with ``"s"``: its step, and ``"k"``: the hand number):
 
-- ``deck`` (seat 0): ``{"commit", "deck"}``, its shuffle of the deck, locked;
+- ``deck`` (seat 0): ``{"commit", "deck", "unlock"}``, its shuffle of the deck, locked, and the
+  point that takes seat 1's masks off (``U``);
 - ``final`` (seat 1): ``{"commit", "open"}``, the commitment of its shuffle, and seat 0's six
   cards opened by index (``open``: ``[[position, index of seat 0's deck], ...]``);
-- ``head`` (seat 1, next): ``{"deck"}``, its deck at its own six positions, in order;
+- ``head`` (seat 1, with the final): ``{"deck"}``, its deck at its own six positions, in order,
+  masked;
 - ``open`` (seat 0, on the head): ``{"open"}``, opening seat 1's six cards;
+- ``proof`` (seat 0, next, always before its first move of the hand): ``{"proof"}``, the proof
+  that those openings are right (``sealed.prove_openings``); seat 1 checks it as it comes, and
+  sends nothing more in the hand before (its rest waits for it);
 - ``rest`` (seat 1, once it has read its cards): ``{"deck"}``, the rest of its deck (seat 0's six
   positions, the starter's, then ``sealed.REST``), always sent before its first move of the hand;
 - ``act``: ``{"n", "a", "open"}``, a move (its place in the hand, the action) with the openings
@@ -34,7 +39,10 @@ Messages (JSON objects, each with ``"s"``: its step, and ``"k"``: the hand numbe
   like any other game's.
 
 Hand k+1 is sealed while hand k is played (from its starter on), so the shuffles are done
-before they are needed.
+before they are needed. The heavy steps wait for ``work()``: seat 0's shuffle and the proof of
+its openings, seat 1's masks (made ahead of seat 0's deck), their removal (worked out while seat
+0 opens its six) and the rest of its deck. A hand's first cards thus need one message each way after seat 0's deck: seat 1
+answers it with the final and the head at once, and seat 0 answers the head with its openings.
 """
 
 from engine import fairdeal
@@ -45,8 +53,8 @@ from engine.seeds import SEALED_PREFIX, cut_seed, derive_seed
 from engine.scoring import MAX_COUNT
 from engine.sealed import HEAD, REST, SealedHand, SealError
 
-FORMAT = "cribbage-sealed-1"
-STEPS = ("deck", "final", "head", "open", "rest", "act", "starter", "go", "reveal", "secret")
+FORMAT = "cribbage-sealed-2"
+STEPS = ("deck", "final", "head", "open", "proof", "rest", "act", "starter", "go", "reveal", "secret")
 HAND_CARDS = 6
 STARTER = 12  # the starter's position in a two-player deal
 PLAY_CARDS = 8  # cards laid in a two-player hand's play
@@ -125,8 +133,11 @@ class SealedGame:
         self.state: "GameState | None" = None
         self.early: list = []  # moves of a hand this side has not reached yet, in order
         self.deferred: list = []  # heavy steps waiting for work(): (hand number, what), what being
-        # None (seat 0's shuffle), "head" or "rest" (the parts of seat 1's)
+        # None (seat 0's shuffle), "proof" (of its openings of seat 1's six), "masks" (seat 1's
+        # masks for its six, made ahead), "unmask" (their removal, made while seat 0 opens them)
+        # or "rest" (the rest of seat 1's deck)
         self._fill: dict = {}  # hand number -> (deck, the other side's stand-in discard)
+        self._rest_held: list = []  # seat 1: hands whose rest is made, waiting for the proof
         self._first_dealer = fairdeal.cut_for_deal(cut_seed(public), 2).dealer
         self.first_hand = 1  # the hand this object's log starts at (``to_dict``)
         self.log: list = []  # this side's calls since then: ["r" | "a" | "w", hand number, message or action]
@@ -173,8 +184,7 @@ class SealedGame:
         """Start sealing hand ``number`` (its shuffle waits for work())."""
         if number not in self.hands:
             self.hands[number] = SealedHand(self.me, derive_seed(self.secret, number), self.names[self.other])
-            if self.me == 0:
-                self.deferred.append((number, None))
+            self.deferred.append((number, None if self.me == 0 else "masks"))
 
     def work(self) -> bool:
         """Do one step of the waiting shuffles; True if there was one (call again until False)."""
@@ -212,20 +222,33 @@ class SealedGame:
             if not hand.first_step():
                 return False
             self.deferred.pop(0)
-            self._send("deck", number, {"commit": hand.commitment, "deck": hand.first_deck()})
-        elif what == "head":
+            self._send("deck", number, {"commit": hand.commitment, "deck": hand.first_deck(),
+                                        "unlock": hand.unlock_text()})
+        elif what == "masks":
             self.deferred.pop(0)
-            self._send("head", number, {"deck": hand.final_part(head)})
+            hand.make_masks(head)
+        elif what == "unmask":
+            self.deferred.pop(0)
+            hand.unmask_step()
+        elif what == "proof":
+            self.deferred.pop(0)
+            self._send("proof", number, {"proof": hand.proof()})
         elif what == "rest":
             if not hand.final_step():
                 return False
             self.deferred.pop(0)
-            self._send("rest", number, {"deck": hand.final_part(rest)})
+            if hand.proved:
+                self._send("rest", number, {"deck": hand.final_part(rest)})
+            else:
+                self._rest_held.append(number)  # sent once the proof has come
         return True
 
     def _send_rest(self, number: int) -> None:
         """Seat 1: the rest of hand ``number``'s deck now, if it is still waiting (before its first
-        move of the hand: seat 0's own cards are in it, which seat 0 opens when it lays them)."""
+        move of the hand: seat 0's own cards are in it, which seat 0 opens when it lays them),
+        once the openings of its six are proved right (seat 0 sends the proof before it moves)."""
+        if self.me == 1 and not self.hands[number].proved:
+            raise self._fail("@ has not shown that it opened your cards right, so this hand cannot go on.")
         if (number, "rest") in self.deferred:
             self.deferred.remove((number, "rest"))
             hand = self.hands[number]
@@ -248,14 +271,17 @@ class SealedGame:
 
     def _on_deck(self, number: int, message: dict) -> None:
         if self.me != 1 or number in self.hands and self.hands[number].first is not None \
-                or any(n == number for n, _ in self.deferred) or number > self.hand_number() + 1:
+                or any(n == number and what != "masks" for n, what in self.deferred) or number > self.hand_number() + 1:
             raise self._fail(f"@ sent a deck for hand {number} out of turn.")
         self._seal(number)
         hand = self.hands[number]
-        hand.take_first(message.get("deck"), message.get("commit"))
-        first = self._parts(number)[0]  # seat 0's six, opened at once: that takes no arithmetic
+        hand.take_first(message.get("deck"), message.get("commit"), message.get("unlock"))
+        first, head, _ = self._parts(number)  # seat 0's six, opened at once: that takes no arithmetic
         self._send("final", number, {"commit": hand.commitment, "open": [[j, hand.own_index(j)] for j in first]})
-        self.deferred.insert(0, (number, "head"))  # next: seat 0 reads its cards meanwhile
+        if (number, "masks") in self.deferred:  # not worked out ahead: made now
+            self.deferred.remove((number, "masks"))
+        self._send("head", number, {"deck": hand.masked_part(head)})  # its own six, masked: additions only
+        self.deferred.insert(0, (number, "unmask"))  # while seat 0 works on its openings
 
     def _on_final(self, number: int, message: dict) -> None:
         hand = self.hands.get(number)
@@ -279,8 +305,9 @@ class SealedGame:
         head = self._parts(number)[1]
         if self.me != 0 or hand is None or hand.final is None or head[0] in hand.final:
             raise self._fail(f"@ sent the cards of hand {number} out of turn.")
-        hand.take_part(message.get("deck"), head)
-        self._send("open", number, {"open": self._opens(hand, hand_positions(1, self.dealer_of(number)))})
+        hand.take_part(message.get("deck"), head, masked=True)
+        self._send("open", number, {"open": hand.open_masked()})
+        self.deferred.insert(0, (number, "proof"))  # next, in work(), and before its first move
 
     def _on_open(self, number: int, message: dict) -> None:
         hand = self.hands.get(number)
@@ -288,11 +315,22 @@ class SealedGame:
                 or any(j not in hand.final for j in self._parts(number)[1]):
             raise self._fail(f"@ opened cards of hand {number} out of turn.")
         positions = hand_positions(1, self.dealer_of(number))
-        hand.invert_keys(positions)
+        if (number, "unmask") in self.deferred:  # not worked out yet: read takes the masks off itself
+            self.deferred.remove((number, "unmask"))
         if sorted(self._read_opens(hand, message.get("open"), positions)) != positions:
             raise self._fail("@ did not open all of your cards.")
+        hand.take_opened(message["open"])
         self.deferred.append((number, "rest"))
         self._hand_ready(number)
+
+    def _on_proof(self, number: int, message: dict) -> None:
+        hand = self.hands.get(number)
+        if self.me != 1 or hand is None or not self.ready.get(number) or hand.proved:
+            raise self._fail(f"@ sent a proof for hand {number} out of turn.")
+        hand.take_proof(message.get("proof"))
+        if number in self._rest_held:
+            self._rest_held.remove(number)
+            self._send("rest", number, {"deck": hand.final_part(self._parts(number)[2])})
 
     def _on_rest(self, number: int, message: dict) -> None:
         hand = self.hands.get(number)
@@ -459,6 +497,9 @@ class SealedGame:
             raise IllegalActionError("that move is not legal now")
         number = state.hand_number
         hand = self.hands[number]
+        if (number, "proof") in self.deferred:  # seat 0: the proof of its openings before its first move
+            self.deferred.remove((number, "proof"))
+            self._send("proof", number, {"proof": hand.proof()})
         fields = {"n": len(self.moves), "a": {"type": "discard"} if move["type"] == "discard" else move}
         if self.me == 1:
             self._send_rest(number)  # seat 0's own cards are in it: it opens them when it lays them
@@ -535,6 +576,8 @@ class SealedGame:
             self._on_open(number, message)
         elif step == "head":
             self._on_head(number, message)
+        elif step == "proof":
+            self._on_proof(number, message)
         elif step == "rest":
             self._on_rest(number, message)
         elif step == "secret":

@@ -89,6 +89,7 @@ async def take_sealed(texts):
     """A sealed game's messages (in order), taken without holding the table: most only seal a
     later hand, and a card the player taps meanwhile is played. Those that move the game on are
     shown once the table is free."""
+    joining = not friend_seal.is_sealed()
     try:
         table = await friend_seal.receive(texts)
     except bridge.EngineError as error:
@@ -98,6 +99,8 @@ async def take_sealed(texts):
             bridge.show_error(error)
         return
     show_sealed(table)
+    if joining:
+        bridge.launch(friend_seal.preview_later(show_sealed))  # the deal face down, if the cards are slow
 
 
 def show_sealed(table):
@@ -105,27 +108,34 @@ def show_sealed(table):
     if table is None:
         return
     SEALED_TABLES.append(table)
+    if S["game"] is None or S.get("slot") != "friend":  # the game's first table: the shuffles wait for it
+        friend_seal.STATE["drawing"] = True
     if len(SEALED_TABLES) == 1:  # shown in order, while the next messages go on to the engine
         bridge.launch(show_sealed_tables())
 
 
 async def show_sealed_tables():
     """Show the sealed game's tables in the order they came, each once the table is free."""
-    while SEALED_TABLES:
-        while S["busy"] or S["waiting"] in HOLD_AT:  # as any move: not while the player is at the show or the go
-            await asyncio.sleep(0.05)
-        table = SEALED_TABLES[0]
-        if friend_seal.is_stale(table):  # the player moved meanwhile: that move's table is newer
-            SEALED_TABLES.pop(0)
-            continue
+    try:
+        while SEALED_TABLES:
+            table = SEALED_TABLES[0]
+            while S["busy"] or S["waiting"] in HOLD_AT:  # as any move: not while the player is at the show or the go
+                await asyncio.sleep(0.05)
+            if friend_seal.is_stale(table):  # the player moved meanwhile: that move's table is newer
+                SEALED_TABLES.pop(0)
+                continue
+            table = friend_seal.to_show(table)
 
-        async def step():
-            return adopt(table)
+            async def step():
+                return adopt(table)
 
-        try:
-            await flow(step)
-        finally:
-            SEALED_TABLES.pop(0)
+            try:
+                await flow(step)
+            finally:
+                SEALED_TABLES.pop(0)
+                friend_seal.STATE["drawing"] = False
+    finally:
+        friend_seal.STATE["drawing"] = False
 
 
 async def receive(text):

@@ -181,11 +181,13 @@ async def take_reply(text, entry=None):
     if found["signal"] and link is not None and link.role == "offer" and not link.accepted:
         S["friend"]["seal"] = True  # no greeting of an ordinary game while the connection opens
         q("friend-sent-status").textContent = "Connecting live to " + found["name"] + "\u2026"
+        ahead = asyncio.create_task(friend_seal.begin_ahead())  # in the worker while the connection opens
         await connect(link, found["signal"])
-        answer = await friend_seal.begin_ahead()  # while the connection opens
+        answer = await ahead
         if await is_opened(link):
             q("friend-sent-status").textContent = SEALING
-            show_sealed(friend_seal.begin(answer))  # the cut and the deal, face down until sealed
+            show_sealed(friend_seal.begin(answer))
+            bridge.launch(friend_seal.preview_later(show_sealed))  # the deal face down, if the cards are slow
             return True
         S["friend"]["seal"] = False  # by link: the deal from both secrets, as before
     reply = await bridge.call("friend_begin", parts())
@@ -263,7 +265,6 @@ async def accept():
     finally:
         q("friend-accept").disabled = False
     q("friend-invited-message").textContent = ""
-    bridge.launch(bridge.call("warm_up", {"page": "friend"}), quiet=True)  # the sealed game's, before it begins
     remember_name(request["name"])
     entry = {"id": made["id"], "seat": 1, "invite": invited["text"], "reply": made["reply"], "secret": made["secret"],
              "names": [found["name"], request["name"].strip()], "target": found["target"],
@@ -279,6 +280,8 @@ async def accept():
     q("friend-replied-status").textContent = WAITING_START.replace("{}", found["name"])
     show_panel("friend-replied")
     list_games()
+    if request["signal"]:
+        await friend_seal.prepare(entry)  # a live game is sealed: its first hand's masks, ahead
 
 
 def list_games():

@@ -11,6 +11,8 @@ only: after a reload or a dropped connection, connecting again sends whatever th
 missed.
 """
 
+import asyncio
+
 import bridge
 import friend_store
 from friend_seat import LIVE_STATE, parts, refuse, send
@@ -20,9 +22,13 @@ SEAL_MARK = '"t":"seal'  # a sealed game's message (the engine checks what it re
 HELLO_MARK = '"t":"hello"'  # an ordinary greeting: from a friend page that has no game yet
 LIVE_ONLY = ("This game's deck is sealed: it goes on over the live connection only. "
              "Press Connect live and send the code.")
-STATE = {"working": False, "table_calls": 0, "begun_on": None, "preview": False}
+STATE = {"working": False, "table_calls": 0, "begun_on": None, "preview": False, "drawing": False}
 """table_calls: the call that gave the newest table; preview: the table shows the first deal face
-down (the engine's table while the deck is sealed), so the deal's table need not show it again."""
+down (the engine's table while the deck is sealed), so the deal's table need not show it again;
+drawing: the game's first table is being drawn (the shuffles wait: the first cards come first)."""
+PREVIEW_WAIT = 0.15
+"""Seconds after the game begins before the first deal is shown face down (``preview_later``):
+cards read sooner come straight onto the table, with no sealed table drawn before them."""
 
 
 def is_sealed():
@@ -47,11 +53,6 @@ def _keep(answer):
     send(answer["send"])
     table = answer["table"]
     if table is not None:
-        if table["view"].get("sealing"):
-            STATE["preview"] = True
-        elif STATE["preview"]:  # the cut and the deal are on the table already: only the cards come
-            STATE["preview"] = False
-            table["events"] = [e for e in table["events"] if e["type"] not in ("cut", "deal")]
         table["calls"] = STATE["table_calls"] = answer["calls"]
         if answer["final"] is not None:
             table["game"] = answer["final"]
@@ -61,6 +62,38 @@ def _keep(answer):
 def is_stale(table):
     """True for a table reply that a newer one has come after (the newer one is shown instead)."""
     return table.get("calls", 0) < STATE["table_calls"]
+
+
+def is_preview(table):
+    """True for the table of the first deal face down, shown while the deck is sealed."""
+    return bool(table["view"].get("sealing"))
+
+
+async def preview_later(show):
+    """The first deal face down, given to ``show`` if no table has come ``PREVIEW_WAIT`` after the
+    game began (its cards are a while coming: a slow link or a slow device)."""
+    calls = STATE["table_calls"]
+    await asyncio.sleep(PREVIEW_WAIT)
+    if STATE["table_calls"] != calls or not is_sealed() or not S["friend"].get("sealed"):
+        return
+    try:
+        table = (await bridge.call("sealed_preview", {"game": S["friend"]["sealed"]}))["table"]
+    except bridge.EngineError:
+        return  # the cards come as they come
+    if table is not None and STATE["table_calls"] == calls:
+        table["calls"] = calls
+        show(table)
+
+
+def to_show(table):
+    """A table about to be shown: after the first deal face down, the deal's table brings only
+    the cards (the cut and the deal are on the table already)."""
+    if is_preview(table):
+        STATE["preview"] = True
+    elif STATE["preview"]:
+        STATE["preview"] = False
+        table["events"] = [e for e in table["events"] if e["type"] not in ("cut", "deal")]
+    return table
 
 
 def keep(answer):
@@ -78,6 +111,8 @@ async def work():
     STATE["working"] = True
     try:
         while is_sealed() and S["friend"].get("sealed"):
+            while STATE["drawing"]:
+                await asyncio.sleep(0.01)
             answer = await bridge.call("sealed_work", {"game": S["friend"]["sealed"]})
             _keep(answer)
             if not answer["work"]:
@@ -89,25 +124,33 @@ async def work():
 
 
 async def prepare(entry):
-    """While the invitation waits for its reply: the inviter's seal secret, kept in its entry,
-    and the first hand's shuffle worked out ahead in the worker."""
+    """Before a live game begins: this side's seal secret, kept in its entry, and the heavy part
+    of its first hand worked out ahead in the worker (the inviter's shuffle while the invitation
+    waits for its reply, the friend's masks while the reply does)."""
     try:
-        entry["seal_secret"] = (await bridge.call("sealed_prepare", {}))["seal_secret"]
+        secret = (await bridge.call("sealed_prepare", {"seat": entry["seat"]}))["seal_secret"]
     except bridge.EngineError:
-        return  # begin draws the secret and works the shuffle out then
+        return  # begin or join draws the secret and works it out then
+    friend = S["friend"]
+    if friend is not None and friend["id"] == entry["id"]:
+        if friend.get("sealed"):
+            return  # begun meanwhile, with a secret of its own
+        friend["seal_secret"] = secret
+    entry["seal_secret"] = secret
     if friend_store.get(entry["id"]) is not None:
         friend_store.put(entry)
 
 
 async def begin_ahead():
     """The inviter's sealed game begun while the connection opens: the engine's answer, kept
-    and sent by ``begin`` once it is open (nothing is kept if it never opens)."""
-    return await bridge.call("sealed_begin", dict(parts(), seal_secret=S["friend"].get("seal_secret")))
+    and sent by ``begin`` once it is open (nothing is kept if it never opens). Its table comes
+    with the cards (or by ``preview_later``)."""
+    return await bridge.call("sealed_begin", dict(parts(), seal_secret=S["friend"].get("seal_secret"), preview=False))
 
 
 def begin(answer):
-    """The inviter's sealed game, now that the connection is open: the table at the first deal,
-    face down until both shuffles are done."""
+    """The inviter's sealed game, now that the connection is open: its first messages sent (the
+    table comes with the cards, or face down by ``preview_later``)."""
     S["friend"]["seal"] = True
     STATE["table_calls"] = 0
     STATE["preview"] = False
@@ -126,7 +169,8 @@ async def receive(texts):
     if not is_sealed():
         STATE["table_calls"] = 0
         STATE["preview"] = False
-        answer = await bridge.call("sealed_join", dict(parts(), messages=texts))
+        answer = await bridge.call("sealed_join", dict(parts(), messages=texts, seal_secret=S["friend"].get("seal_secret"),
+                                                       preview=False))
         S["friend"]["seal"] = True
         return keep(answer)
     if not S["friend"].get("sealed"):  # still beginning: its first message answers any greeting

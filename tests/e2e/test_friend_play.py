@@ -13,7 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from engine import fairdeal, ristretto
 from engine.friend_sealed import FORMAT as SEALED_FORMAT
 from engine.record import from_json
-from engine.sealed import key_of, lock_of
+from engine.sealed import key_of, lock_of, mask_of
 from engine.sealed_game import from_dict
 from engine.seeds import derive_seed
 from tests.e2e.conftest import CHROMIUM, PageProblems, engine_ready, ui_ready
@@ -72,6 +72,31 @@ SEALING_WATCH = """
 })();
 """
 
+# Test-only: the first hand's openings held back a while (its seat 0 cards and seat 1's), so the
+# deck is slow to seal, as it is on a slow link or a slow device.
+SLOW_SEAL = """
+(() => {
+  const send = RTCDataChannel.prototype.send;
+  const held = new Set();
+  let queue = null;  // what is sent while one is held goes after it, in order
+  RTCDataChannel.prototype.send = function (data) {
+    if (queue) { queue.push([this, data]); return; }
+    const step = /"k":1,.*"s":"(final|open)"/.exec(String(data));
+    if (step && !held.has(step[1])) {
+      held.add(step[1]);
+      queue = [[this, data]];
+      setTimeout(() => {
+        const waiting = queue;
+        queue = null;
+        for (const [channel, text] of waiting) { try { send.call(channel, text); } catch (error) { /* closed */ } }
+      }, 600);
+      return;
+    }
+    return send.call(this, data);
+  };
+})();
+"""
+
 # The other side's moves shown at the fast pace (what is tested here is the games, not the pace).
 FAST_PACE = """if (!localStorage.getItem("cribbage.settings.v1"))
   localStorage.setItem("cribbage.settings.v1", JSON.stringify({v: 1, speed: "fast"}));"""
@@ -92,7 +117,7 @@ def link_browser(playwright):
     browser.close()
 
 
-def open_pair(browser, base_url, phone=False):
+def open_pair(browser, base_url, phone=False, slow_seal=False):
     pages, watches, contexts = [], [], []
     for k in range(2):
         size = {"width": 390, "height": 844} if (phone and k == 1) else {"width": 1280, "height": 720}
@@ -101,6 +126,8 @@ def open_pair(browser, base_url, phone=False):
         page = context.new_page()
         page.add_init_script(CHANNEL_WATCH)
         page.add_init_script(SEALING_WATCH)
+        if slow_seal:
+            page.add_init_script(SLOW_SEAL)
         page.add_init_script(FAST_PACE)
         watches.append(PageProblems(page))
         pages.append(page)
@@ -295,21 +322,30 @@ def readable_cards(received, side, number):
     if side["me"] == 0:  # the friend opens her own cards by index into her deck: she reads them
         order = fairdeal.shuffled_deck(seed)
         cards.update(order[index] for m in hand if m.get("s") == "final" for _, index in m["open"])
-    if side["me"] == 1:  # each opening is a point: try every key of the side's own deck on it
+    if side["me"] == 1:  # each opening is a point: try every key and every mask of the side's own on it
+        unlocks = [m["unlock"] for m in hand if m.get("s") == "deck"]
+        unmasks = [ristretto.mul(mask_of(seed, j), ristretto.decode(unhexlify(u)))
+                   for u in unlocks for j in range(fairdeal.DECK_SIZE)]
         for share in shares:
             point = ristretto.decode(share)
-            for j in range(fairdeal.DECK_SIZE):
-                card = ristretto.card_of(ristretto.mul(ristretto.inverse_scalar(key_of(seed, j)), point))
-                if card is not None:
-                    cards.add(card)
-    else:  # each opening is a key: try it on every point of the final deck with the side's lock
+            tries = [ristretto.mul(ristretto.inverse_scalar(key_of(seed, j)), point) for j in range(fairdeal.DECK_SIZE)]
+            tries += [ristretto.add(point, ristretto.neg(unmask)) for unmask in unmasks]
+            cards.update(card for card in map(ristretto.card_of, tries) if card is not None)
+    else:  # each opening is a key or a mask: try it on every point of the final deck with the side's lock
         deck = "".join(m["deck"] for m in hand if m.get("s") in ("head", "rest"))
         points = [ristretto.decode(unhexlify(deck[i:i + 64])) for i in range(0, len(deck), 64)]
         lock = lock_of(seed)
+        order = fairdeal.shuffled_deck(seed)
+        locked = {ristretto.encode(ristretto.mul(lock, ristretto.CARD_POINTS[c])): c for c in order}
         for share in shares:
-            unlock = ristretto.inverse_scalar(lock * int.from_bytes(share, "little") % ristretto.ORDER)
+            scalar = int.from_bytes(share, "little")
+            unlock = ristretto.inverse_scalar(lock * scalar % ristretto.ORDER)
+            masked = ristretto.mul(scalar, ristretto.BASE)
             for point in points:
                 card = ristretto.card_of(ristretto.mul(unlock, point))
+                if card is not None:
+                    cards.add(card)
+                card = locked.get(ristretto.encode(ristretto.add(point, ristretto.neg(masked))))
                 if card is not None:
                     cards.add(card)
     return cards
@@ -329,13 +365,14 @@ def same_or_prefix(a, b):
 def test_a_whole_friend_game_live_reloaded_and_dropped_and_resumed(live_browser, base_url):
     """Live over a direct connection, with a reload of each side mid-hand and a dropped connection,
     each time connected again with fresh codes; both records are the same at the end."""
-    (ann, bob), watches, contexts = open_pair(live_browser, base_url, phone=True)
+    (ann, bob), watches, contexts = open_pair(live_browser, base_url, phone=True, slow_seal=True)
     invite_and_accept(ann, bob)
     ann.wait_for_selector("#game[data-await='discard']", state="attached")
     bob.wait_for_function("['friend', 'discard'].includes(document.getElementById('game').dataset.await)")
     assert "Connected live to Bob" in ann.inner_text("#friend-connection")
     assert "Connected live to Ann" in bob.inner_text("#friend-connection")
-    assert ann.evaluate("window.__sealing") and bob.evaluate("window.__sealing")  # the table first, face down
+    # The cards slow to come (their openings held back), each table is shown first, face down.
+    assert ann.evaluate("window.__sealing") and bob.evaluate("window.__sealing")
     bob.click("#friend-phrases [data-phrase='Good luck!']")
     ann.wait_for_function("document.getElementById('friend-chat-log').textContent.includes('Good luck!')")
     last = [-1, -1]

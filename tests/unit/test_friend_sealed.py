@@ -169,9 +169,23 @@ def test_a_message_that_is_not_the_games_gets_a_sentence(message, match):
         friend_sealed.receive({"game": ann["game"], "message": message})
 
 
+def test_a_game_kept_by_an_earlier_version_gets_a_sentence():
+    friend_sealed._HELD.clear()
+    with pytest.raises(friend.FriendError, match="begun by an earlier version of the site"):
+        friend_sealed.work({"game": '{"format": "cribbage-sealed-friend-1", "id": "x"}'})
+
+
+def test_a_page_that_seals_another_way_is_refused_at_its_first_message():
+    ann, bob = _begin("version")
+    first = json.loads(bob["send"][0])
+    first["m"].pop("v")
+    with pytest.raises(friend.FriendError, match="another version of this site"):
+        friend_sealed.receive({"game": ann["game"], "message": json.dumps(first)})
+
+
 def test_a_kept_game_that_is_not_one_gets_a_sentence():
-    for text in (None, "{}", "[1]", '{"format": "cribbage-sealed-friend-1"}',
-                 '{"format": "cribbage-sealed-friend-1", "id": "x", "sent": [], "got": 0, "calls": 0, "game": {}}'):
+    for text in (None, "{}", "[1]", '{"format": "cribbage-sealed-friend-2"}',
+                 '{"format": "cribbage-sealed-friend-2", "id": "x", "sent": [], "got": 0, "calls": 0, "game": {}}'):
         friend_sealed._HELD.clear()
         with pytest.raises(friend.FriendError):
             friend_sealed.work({"game": text})
@@ -209,4 +223,4 @@ def test_a_game_is_taken_up_from_its_text_and_a_stale_text_names_the_game_as_it_
 
 def test_the_coach_knows_a_sealed_game_by_its_format():
     coach = (Path(__file__).resolve().parents[2] / "site_src" / "app" / "table" / "coach.py").read_text()
-    assert f'"format":"{friend_sealed.FORMAT}"' in coach
+    assert f'"format":"{friend_sealed.FORMAT}"'.startswith(coach.split("SEALED_GAME = '")[1].split("'")[0])

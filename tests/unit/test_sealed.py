@@ -121,7 +121,7 @@ def test_the_view_shows_the_other_hand_as_dealt_once_checked():
 
 
 def test_a_damaged_kept_game_gets_a_sentence():
-    for data in (None, {}, {"format": "cribbage-sealed-1"}, {"format": "other"}):
+    for data in (None, {}, {"format": "cribbage-sealed-2"}, {"format": "other"}):
         with pytest.raises(SealError, match="sealed friend game"):
             from_dict(data)
 
@@ -129,21 +129,54 @@ def test_a_damaged_kept_game_gets_a_sentence():
 def test_a_sealed_hand_is_dealt_from_both_shuffles():
     a, b = "0" * 31 + "7", "0" * 31 + "9"
     ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
-    bob.take_first(ann.first_deck(), ann.commitment)
-    mine, theirs = list(range(6)), list(range(6, 13))
+    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text())
+    mine, theirs = list(range(6)), list(range(6, 12))
     ann.take_final(bob.commitment)  # her six by index: she reads them with no arithmetic
     deck = fairdeal.shuffled_deck(fairdeal.joint_seed(a, b))
     assert [ann.read_own(j, bob.own_index(j)) for j in mine] == deck[:6]
     assert bob.final == {}  # nothing locked for that
-    ann.take_part(bob.final_part(theirs), theirs)
-    assert [bob.read(j, ann.share(j)) for j in theirs] == deck[6:13]
+    ann.take_part(bob.masked_part(theirs), theirs, masked=True)  # his six, masked: additions only
+    bob.unmask_step()
+    assert [bob.read(j, ann.share(j)) for j in theirs] == deck[6:12]
+    ann.take_part(bob.final_part([12]), [12])  # the starter, locked: both open it
+    assert ann.read(12, bob.share(12)) == bob.read(12, ann.share(12)) == deck[12]
     with pytest.raises(SealError, match="before sending the whole deck"):
         ann.check(b)
     assert not bob.final_step() and len(bob.final) == 7 + sealed.CHUNK
     while not bob.final_step():
         pass
+    assert ann.read(6, bob.share(6)) == deck[6]  # a card of his laid: its mask shown
     ann.take_part(bob.final_part(mine + sealed.REST), mine + sealed.REST)
     assert ann.check(b) == bob.check(a) == fairdeal.joint_seed(a, b)
+
+
+def test_a_masked_card_tells_nothing_and_its_mask_comes_off_only_with_the_lock():
+    a, b = "0" * 31 + "7", "0" * 31 + "9"
+    ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
+    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text())
+    text = bob.masked_part([6])
+    assert text not in ann.first_deck()  # not one of her locked cards: nothing to match it with
+    card = fairdeal.shuffled_deck(fairdeal.joint_seed(a, b))[6]
+    point = ristretto.decode(bytes.fromhex(text))
+    unmasked = ristretto.add(point, ristretto.neg(ristretto.mul(sealed.mask_of(b, 6), ristretto.BASE)))
+    assert ristretto.card_of(ristretto.mul(ristretto.inverse_scalar(sealed.lock_of(a)), unmasked)) == card
+
+
+def test_a_point_for_the_masks_that_is_not_the_locks_is_refused():
+    a, b = "0" * 31 + "7", "0" * 31 + "9"
+    ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
+    with pytest.raises(SealError, match="came without the point that opens your cards"):
+        bob.take_first(ann.first_deck(), ann.commitment, "00" * 31 + "01")
+    forged = hexlify(ristretto.encode(ristretto.mul(12345, ristretto.BASE))).decode("ascii")
+    bob.take_first(ann.first_deck(), ann.commitment, forged)
+    ann.take_final(bob.commitment)
+    ann.take_part(bob.masked_part([6]), [6], masked=True)
+    with pytest.raises(SealError, match="Ann's opening of position 7 is not a card"):
+        bob.read(6, ann.share(6))
+    while not bob.final_step():
+        pass
+    with pytest.raises(SealError, match="Ann's key for this hand does not match the point it sent to open your cards"):
+        bob.check(a)
 
 
 def test_a_game_whose_first_shuffle_was_worked_out_ahead_is_taken_up_again_the_same():
@@ -167,7 +200,7 @@ def test_a_shuffle_worked_out_ahead_is_the_same_deck():
 def test_a_part_of_the_deck_cannot_repeat_a_card_or_a_position_sent_before():
     a, b = "0" * 31 + "7", "0" * 31 + "9"
     ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
-    bob.take_first(ann.first_deck(), ann.commitment)
+    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text())
     head = list(range(sealed.HEAD))
     ann.take_final(bob.commitment)
     ann.take_part(bob.final_part(head), head)
@@ -180,7 +213,7 @@ def test_a_part_of_the_deck_cannot_repeat_a_card_or_a_position_sent_before():
 
 def test_an_own_card_opened_twice_or_as_no_card_is_refused():
     ann, bob = SealedHand(0, "0" * 31 + "7", "Bob"), SealedHand(1, "0" * 31 + "9", "Ann")
-    bob.take_first(ann.first_deck(), ann.commitment)
+    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text())
     ann.take_final(bob.commitment)
     ann.read_own(0, bob.own_index(0))
     with pytest.raises(SealError, match="Bob opened the same card twice"):
@@ -270,10 +303,46 @@ def test_a_wrong_opening_is_refused():
     _refused(wrong_key, "Bob's opening of position [0-9]+ is not a card")
 
 
+def test_a_card_of_the_friend_opened_wrongly_to_test_a_guess_is_refused_at_the_proof_before_he_sends_more():
+    seed = "guess"
+    seeds = [derive_seed(derive_seed(seed, "s0"), 1), derive_seed(derive_seed(seed, "s1"), 1)]
+    deck = fairdeal.shuffled_deck(fairdeal.joint_seed(*seeds))
+
+    def tamper(sender, message):
+        # Ann guesses Bob's first card right and shifts its opening to another card: it reads as
+        # a card (the wrong one) only because the guess is right; his page must not go on.
+        if sender == 0 and message["s"] == "open" and message["k"] == 1:
+            position, share = message["open"][0]
+            point = ristretto.decode(bytes.fromhex(share))
+            shift = ristretto.add(ristretto.CARD_POINTS[(deck[position] + 1) % 52],
+                                  ristretto.neg(ristretto.CARD_POINTS[deck[position]]))
+            opens = [[position, hexlify(ristretto.encode(ristretto.add(point, shift))).decode("ascii")]]
+            message = dict(message, open=opens + message["open"][1:])
+        return message
+
+    sent = []
+
+    def watch(sender, message):
+        message = tamper(sender, message)
+        sent.append((sender, message["s"]))
+        return message
+
+    with pytest.raises(SealError, match="Ann's proof that it opened your cards right does not hold"):
+        play(seed, 61, tamper=watch)
+    after = sent[sent.index((0, "open")) + 1:]
+    assert (1, "rest") not in after and (1, "act") not in after  # nothing more from Bob
+
+
+def test_a_move_without_the_proof_of_the_openings_is_refused():
+    def tamper(sender, message):
+        return None if sender == 0 and message["s"] == "proof" else message
+    _refused(tamper, "Ann has not shown that it opened your cards right")
+
+
 def test_an_own_card_opened_as_another_card_of_the_deck_is_found_at_the_check():
     a, b = "0" * 31 + "7", "0" * 31 + "9"
     ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
-    bob.take_first(ann.first_deck(), ann.commitment)
+    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text())
     ann.take_final(bob.commitment)
     ann.read_own(0, bob.own_index(13))  # the index of a card dealt elsewhere (blind to Bob)
     while not bob.final_step():
@@ -347,9 +416,23 @@ def test_the_full_seed_names_both_secrets():
     assert full_seed("sealed:a:b", "c", "d") == "sealed:a:b:c:d"
 
 
-def test_keys_inverted_together_are_each_key_inverted():
-    bob = SealedHand(1, "0" * 31 + "9", "Ann")
-    bob.invert_keys([3, 8, 40, 8])
-    bob.invert_keys([1])
-    for j in (1, 3, 8, 40):
-        assert bob._inverses[j] == ristretto.inverse_scalar(sealed.key_of(bob.seed, j))
+def test_the_proof_of_the_openings_holds_for_them_only():
+    ann, bob = SealedHand(0, "0" * 31 + "7", "Bob"), SealedHand(1, "0" * 31 + "9", "Ann")
+    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text())
+    ann.take_final(bob.commitment)
+    masked = list(range(6, 12))
+    ann.take_part(bob.masked_part(masked), masked, masked=True)
+    opens = ann.open_masked()
+    proof = ann.proof()
+    unlock, texts, shares = ann.unlock_text(), ann._masked_texts, [share for _, share in opens]
+    assert sealed.is_proof(unlock, texts, shares, proof)
+    assert not sealed.is_proof(unlock, texts, shares[1:] + shares[:1], proof)  # the openings moved about
+    other = hexlify(ristretto.encode(ristretto.mul(5, ristretto.BASE))).decode("ascii")
+    assert not sealed.is_proof(other, texts, shares, proof)  # another key's
+    for bad in (None, "", proof[:-2], "zz" + proof[2:], proof[:32] + "ff" * 32):
+        assert not sealed.is_proof(unlock, texts, shares, bad)
+    bob.take_opened(opens)
+    with pytest.raises(SealError, match="Ann's proof that it opened your cards right does not hold"):
+        bob.take_proof(proof[:-4] + ("0000" if proof[-4:] != "0000" else "1111"))
+    bob.take_proof(proof)
+    assert bob.proved

@@ -56,7 +56,7 @@ def is_on():
     return bool(S["settings"].get("hints"))
 
 
-SEALED_GAME = '"format":"cribbage-sealed-friend-1"'  # a sealed friend game's text (engine/friend_sealed.py)
+SEALED_GAME = '"format":"cribbage-sealed-friend-'  # a sealed friend game's text, any version (engine/friend_sealed.py)
 
 
 def can_coach():
