@@ -231,7 +231,7 @@ def is_first_message(text: object) -> bool:
 def join(request: dict) -> dict:
     """The friend's sealed game, from the inviter's first ``message`` (or ``messages``: the first
     and those that came with it) with ``invite``, ``reply``, ``secret`` (the friend's own, as in
-    the reply) and ``seal_secret`` (optional)."""
+    the reply), ``seal_secret`` (optional, as ``prepare`` drew it) and ``preview`` (as ``begin``)."""
     texts = request.get("messages")
     if texts is None:
         texts = [request.get("message")]

@@ -146,6 +146,32 @@ def test_before_the_first_hand_is_read_each_table_shows_the_cut_and_the_deal_wit
     assert again["view"]["sealing"] and again["events"] == bob["table"]["events"]
 
 
+def test_a_game_begun_without_its_face_down_table_gives_it_when_asked_until_the_cards_are_read():
+    invite, reply = _texts()
+    friend_sealed._HELD.clear()
+    ann = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": A,
+                               "seal_secret": derive_seed("ask", "s0"), "preview": False})
+    sent = ann["send"]
+    while ann["work"]:  # her shuffle (not worked out ahead here)
+        ann = friend_sealed.work({"game": ann["game"]})
+        sent += ann["send"]
+    friend_sealed.prepare({"seat": 1})  # the friend's masks ahead (for a secret of its own)
+    bob = friend_sealed.join({"invite": invite, "reply": reply, "secret": B, "messages": sent,
+                              "seal_secret": derive_seed("ask", "s1"), "preview": False})
+    assert ann["table"] is None and bob["table"] is None
+    asked = friend_sealed.preview({"game": bob["game"]})["table"]
+    assert asked["view"]["sealing"] and asked["view"]["hand"] == [] and asked["game"] == bob["game"]
+    assert [e["type"] for e in asked["events"]] == ["cut", "deal"]
+    assert friend_sealed.preview({"game": bob["game"]})["table"] == asked  # the game as it was
+    head = [t for t in bob["send"] if '"s":"head"' in t]
+    assert len(head) == 1  # his six masked, sent with the final
+    ann = friend_sealed.receive({"game": ann["game"], "messages": bob["send"]})
+    assert ann["table"]["view"]["hand"] and any('"s":"open"' in t for t in ann["send"])
+    assert friend_sealed.preview({"game": ann["game"]})["table"] is None  # her cards are read
+    with pytest.raises(friend.FriendError, match="seat is 0"):
+        friend_sealed.prepare({"seat": 2})
+
+
 def test_messages_lost_while_the_connection_was_down_are_sent_again():
     whole, _ = play("drop")
     dropped, _ = play("drop", drop=(40, 70))

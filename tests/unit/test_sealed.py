@@ -436,3 +436,13 @@ def test_the_proof_of_the_openings_holds_for_them_only():
         bob.take_proof(proof[:-4] + ("0000" if proof[-4:] != "0000" else "1111"))
     bob.take_proof(proof)
     assert bob.proved
+
+
+def test_the_friends_masks_worked_out_ahead_are_his_masks_and_taken_once():
+    seed = "0" * 31 + "6"
+    sealed.prepare(seed, 1)
+    ahead = SealedHand(1, seed, "Ann")
+    assert sorted(ahead._masks) == list(range(2 * sealed.MASKED))  # his six, whoever deals
+    assert all(ristretto.equal(point, ristretto.mul(sealed.mask_of(seed, j), ristretto.BASE))
+               for j, point in ahead._masks.items())
+    assert not SealedHand(1, seed, "Ann")._masks
