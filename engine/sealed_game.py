@@ -41,8 +41,9 @@ Messages (JSON objects, each with ``"s"``: its step, and ``"k"``: the hand numbe
 Hand k+1 is sealed while hand k is played (from its starter on), so the shuffles are done
 before they are needed. The heavy steps wait for ``work()``: seat 0's shuffle and the proof of
 its openings, seat 1's masks (made ahead of seat 0's deck), their removal (worked out while seat
-0 opens its six) and the rest of its deck. A hand's first cards thus need one message each way after seat 0's deck: seat 1
-answers it with the final and the head at once, and seat 0 answers the head with its openings.
+0 opens its six) and the rest of its deck. A hand's first cards thus need one message each way
+after seat 0's deck: seat 1 answers it with the final and the head at once, and seat 0 answers
+the head with its openings.
 """
 
 from engine import fairdeal
