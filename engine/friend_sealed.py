@@ -16,18 +16,20 @@ its own secret, checked when the secret comes at the end.
 
 Every answer is ``{"game", "send": [texts], "table": a table reply or null, "work": true while
 a shuffle waits for ``work``, "final": the finished game's JSON (checked) or null, "calls": the
-calls the game has answered}``. Until this side has read its first hand, ``begin``, ``join``
-and ``resume`` answer with the table at that hand's cut and deal, every card face down
-(``preview_reply``), so the page shows it while the deck is sealed. Anything refused raises
-``friend.FriendError`` with the sentence to show; the game the page holds stays as it was.
+calls the game has answered}``. Until this side has read its first hand, ``begin`` and ``join``
+answer with no table; ``preview`` (asked by the page if the cards are a while coming) and
+``resume`` give the table at that hand's cut and deal, every card face down (``preview_reply``).
+Anything refused raises ``friend.FriendError`` with the sentence to show; the game the page holds
+stays as it was.
 
 >>> a, b, s0, s1 = "1" * 32, "2" * 32, "3" * 32, "4" * 32
 >>> invite = friend.make_invite("Ann", 61, False, a)
 >>> reply = friend.make_reply(friend.read_invite(invite), "Bob", b)
 >>> ann = begin({"invite": invite, "reply": reply, "seat": 0, "secret": a, "seal_secret": s0})
 >>> bob = begin({"invite": invite, "reply": reply, "seat": 1, "inviter_secret": a, "seal_secret": s1})
->>> ann["work"], ann["table"]["view"]["sealing"], ann["table"]["view"]["hand"], len(bob["send"])
-(True, True, [], 1)
+>>> face_down = preview({"game": ann["game"]})["table"]
+>>> ann["work"], ann["table"], face_down["view"]["sealing"], face_down["view"]["hand"], len(bob["send"])
+(True, None, True, [], 1)
 """
 
 import json
@@ -102,12 +104,11 @@ def _wrap(kept: dict, message: dict) -> str:
     return text
 
 
-def _answer(kept: dict, game: SealedGame, send: list, table: bool = True, waited: object = "",
-            preview: bool = True) -> dict:
-    """The answer after a call: the messages the call left, the table, the game's new text. Given
-    ``waited`` (``_is_waiting`` before the call), the table only if the call moved the game on:
-    a message that only seals a later hand leaves the table as it is on the page. ``preview``:
-    before the first hand is read, the table at its deal face down (else no table then)."""
+def _answer(kept: dict, game: SealedGame, send: list, table: bool = True, waited: object = "") -> dict:
+    """The answer after a call: the messages the call left, the table (none before this side has
+    read its first hand), the game's new text. Given ``waited`` (``_is_waiting`` before the call),
+    the table only if the call moved the game on: a message that only seals a later hand leaves
+    the table as it is on the page."""
     for message in game.take_messages():
         send.append(_wrap(kept, message))
     events = game.take_events()
@@ -118,8 +119,6 @@ def _answer(kept: dict, game: SealedGame, send: list, table: bool = True, waited
     if waited != "":
         table = table and (bool(events) or waited != _is_waiting(game))
     reply = table_reply(game, events) if table else None
-    if reply is None and table and preview and waited == "":
-        reply = preview_reply(game)  # a game begun or taken up before its first hand is read
     if reply is not None:
         reply["game"] = text
     return {"game": text, "send": send, "table": reply, "work": bool(game.deferred),
@@ -188,8 +187,7 @@ def begin(request: dict) -> dict:
     """A side's sealed game, once both game secrets are known: ``invite``, ``reply``, ``seat``,
     the inviter's secret (``secret`` for seat 0, ``inviter_secret`` for seat 1: see ``join``)
     and this side's ``seal_secret`` (drawn if missing). The inviter's first message carries its
-    secret (the friend's is in the reply). ``"preview": false`` leaves out the table at the
-    first deal face down (the page asks ``preview`` for it if the cards are a while coming)."""
+    secret (the friend's is in the reply)."""
     found = friend.read_invite(request.get("invite"))
     answer = friend.read_reply(request.get("reply"), found)
     seat = request.get("seat")
@@ -216,7 +214,7 @@ def begin(request: dict) -> dict:
     send = [_wrap(kept, first)]
     if seat == 0:
         game.work()  # the first step of its shuffle (all of it, if worked out ahead: ``prepare``)
-    return _answer(kept, game, send, preview=request.get("preview", True) is not False)
+    return _answer(kept, game, send)
 
 
 def is_first_message(text: object) -> bool:
@@ -231,7 +229,7 @@ def is_first_message(text: object) -> bool:
 def join(request: dict) -> dict:
     """The friend's sealed game, from the inviter's first ``message`` (or ``messages``: the first
     and those that came with it) with ``invite``, ``reply``, ``secret`` (the friend's own, as in
-    the reply), ``seal_secret`` (optional, as ``prepare`` drew it) and ``preview`` (as ``begin``)."""
+    the reply) and ``seal_secret`` (optional, as ``prepare`` drew it)."""
     texts = request.get("messages")
     if texts is None:
         texts = [request.get("message")]
@@ -243,19 +241,18 @@ def join(request: dict) -> dict:
     answer = begin(dict(request, seat=1, inviter_secret=inviter))
     taken = receive({"game": answer["game"], "messages": texts})
     taken["send"] = answer["send"] + taken["send"]
-    if taken["table"] is None and request.get("preview", True) is not False:
-        taken["table"] = preview_reply(_held(taken)[1])
-        if taken["table"] is not None:
-            taken["table"]["game"] = taken["game"]
     return taken
 
 
 def resume(request: dict) -> dict:
-    """A sealed ``game`` kept on the device: the table as it is (the game taken up again if the
-    worker does not hold it)."""
+    """A sealed ``game`` kept on the device: the table as it is, face down before its first hand
+    is read (the game taken up again if the worker does not hold it)."""
     kept, game = _held(request)
     game.take_events()
-    return _answer(kept, game, [])
+    answer = _answer(kept, game, [])
+    if answer["table"] is None:
+        answer["table"] = preview({"game": answer["game"]})["table"]
+    return answer
 
 
 def preview(request: dict) -> dict:

@@ -81,7 +81,7 @@ MASKED = 6
 """Seat 1's own positions in a hand, masked rather than locked (its six cards)."""
 REST = list(range(HEAD, 52))
 """The positions of the final deck past the head (no card of them is read before the show)."""
-_PREPARED: list = []  # [seed, locked deck] worked out ahead of a game (``prepare``), the last two
+_PREPARED: list = []  # [seat, seed, what was worked out] ahead of a game (``prepare``), the last two
 
 
 class SealError(ValueError):

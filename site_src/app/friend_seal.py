@@ -145,7 +145,7 @@ async def begin_ahead():
     """The inviter's sealed game begun while the connection opens: the engine's answer, kept
     and sent by ``begin`` once it is open (nothing is kept if it never opens). Its table comes
     with the cards (or by ``preview_later``)."""
-    return await bridge.call("sealed_begin", dict(parts(), seal_secret=S["friend"].get("seal_secret"), preview=False))
+    return await bridge.call("sealed_begin", dict(parts(), seal_secret=S["friend"].get("seal_secret")))
 
 
 def begin(answer):
@@ -169,8 +169,7 @@ async def receive(texts):
     if not is_sealed():
         STATE["table_calls"] = 0
         STATE["preview"] = False
-        answer = await bridge.call("sealed_join", dict(parts(), messages=texts, seal_secret=S["friend"].get("seal_secret"),
-                                                       preview=False))
+        answer = await bridge.call("sealed_join", dict(parts(), messages=texts, seal_secret=S["friend"].get("seal_secret")))
         S["friend"]["seal"] = True
         return keep(answer)
     if not S["friend"].get("sealed"):  # still beginning: its first message answers any greeting

@@ -8,7 +8,7 @@ region, game log, callout). Reads the display model; calls no engine.
 from pyscript import document
 
 from table import coach, fit
-from table.state import (YOUR_SEAT, LIVE_KEEP, LOG_KEEP, S, can_discard_ahead, discard_need, display_phase, info,
+from table.state import (LIVE_KEEP, LOG_KEEP, S, can_discard_ahead, discard_need, display_phase, info,
                          is_multi, make, others_left, q, shown, whose)
 from table.view import render_hand
 
@@ -103,12 +103,7 @@ def set_waiting(waiting):
     shown("pass-screen", waiting == "pass")
     if picking and model is not None:
         q("throw-button").disabled = len(S["selected"]) != discard_need()
-        if is_multi():
-            q("throw-button").textContent = ("Throw to your crib" if model["dealer"] == S["me"]
-                                             else "Throw to " + whose(model["dealer"], False) + " crib")
-        else:
-            q("throw-button").textContent = ("Throw to your crib" if model["dealer"] == YOUR_SEAT
-                                             else "Throw to the computer's crib")
+        q("throw-button").textContent = "Throw to " + crib_words(model)
     if waiting == "next" and model is not None:
         q("next-button").textContent = "Deal hand " + str(model["hand_number"] + 1)
     coach.on_waiting(waiting)
