@@ -22,7 +22,7 @@ engine's endpoint in it. Every other site_src/workers/NAME.py is a Pyodide worke
 WORKER_SCRIPT = ENGINE_WORKER + ".mjs"  # dist/app/engine_worker.mjs, given the engine's pack
 ENGINE_PACK = "engine" + PACK_SUFFIX  # dist/app/engine.pack: engine_worker.mpy, the engine's bytecode and data
 ENGINE_PACK_MARK = '"/*ENGINE_PACK*/"'
-PACK_MODULE = "pack"  # site_src/app/pack.py: unpacks a page's pack before the page module is imported
+PACK_MODULE = "pack"  # site_src/app/pack.py: mounts a page's pack before the page module is imported
 ENGINE_BROWSER_SKIP = ("__main__.py", "match.py", "bots.py")  # CPython's alone: not for MicroPython
 ENGINE_SOURCE_DIR = "src"  # dist/engine/src/: the engine as Python source, for the Pyodide workers
 ENGINE_SOURCE_SKIP = ("__main__.py",)
@@ -194,7 +194,7 @@ def page_pack(page: str) -> str:
 
 
 def main_config(page: str) -> dict:
-    """The main thread's PyScript config for a page: MicroPython with the unpacker and the page's
+    """The main thread's PyScript config for a page: MicroPython with pack.mpy and the page's
     pack of UI modules, nothing else."""
     names = [f"{PACK_MODULE}{UI_MODULE_SUFFIX}", page_pack(page)]
     return {"interpreter": "../runtime/micropython/micropython.mjs", "plugins": plugins(page),
@@ -208,7 +208,7 @@ def write_config(path: Path, page: str) -> None:
 
 def write_page_pack(out: Path, page: str, modules: list[str], compiled: Path) -> None:
     """dist/app/PAGE.pack: the bytecode (from the folder ``compiled``) of every UI module the page
-    imports, for pack.py to unpack."""
+    imports, for pack.py to mount."""
     write_pack(out / "app" / page_pack(page),
                [(f"./{module_file(name)}{UI_MODULE_SUFFIX}", (compiled / f"{module_file(name)}{UI_MODULE_SUFFIX}").read_bytes())
                 for name in modules])
@@ -222,7 +222,7 @@ def module_file(name: str) -> str:
 
 
 def ui_sources() -> dict[str, str]:
-    """The UI modules of site_src/app/ by name (their source), the unpacker aside: each file, and
+    """The UI modules of site_src/app/ by name (their source), pack.py aside: each file, and
     each file of a package (a folder with its __init__.py, which MicroPython needs) as PACKAGE.NAME."""
     sources = {}
     for path in sorted(APP_DIR.rglob("*.py")):
@@ -245,8 +245,8 @@ def write_python_files(out: Path) -> dict[str, list[str]]:
     what the pages load, and nothing else.
 
     dist/app/PAGE.pack holds the bytecode of the modules a page module imports (itself
-    included), dist/app/PAGE.json is the page's main-thread (MicroPython) config: the unpacker
-    (dist/app/pack.mpy) and that pack. dist/app/engine.pack holds the engine's endpoint
+    included), dist/app/PAGE.json is the page's main-thread (MicroPython) config: the module that
+    mounts the pack (dist/app/pack.mpy) and that pack. dist/app/engine.pack holds the engine's endpoint
     (engine_worker.mpy), the engine as bytecode and its data, and dist/app/engine_worker.mjs is the
     plain worker that runs them in MicroPython (``write_engine_worker``). The Pyodide worker (the
     bot lab's) and its config come last (``write_pyodide_workers``).

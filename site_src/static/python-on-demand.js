@@ -33,7 +33,7 @@
     box.querySelectorAll("[data-python-hidden]").forEach(function (part) { part.hidden = false; });
     var page = document.createElement("script");
     page.type = "mpy";
-    page.textContent = ("import asyncio\nawait asyncio.sleep(0)\nimport pack\npack.unpack(\"" + app + ".pack\")\n"
+    page.textContent = ("import asyncio\nawait asyncio.sleep(0)\nimport pack\npack.mount(\"" + app + ".pack\")\n"
                         + "import " + app + "\n");  // as base.html starts a page module
     page.setAttribute("config", root + "app/" + app + ".json");
     document.body.appendChild(page);

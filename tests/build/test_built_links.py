@@ -115,7 +115,7 @@ def test_engine_worker_names_every_engine_module(built_site):
 
 
 def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
-    """Each page's config lists the unpacker and the page's pack, which holds its module and
+    """Each page's config lists pack.mpy and the page's pack, which holds its module and
     what it imports, as .mpy; no module ships outside a pack."""
     sources = sorted(browser_python.ui_sources())
     table = {"table", "table.coach", "table.fit", "table.flow", "table.history", "table.log", "table.motion",
@@ -153,7 +153,7 @@ def test_runtime_is_vendored_without_extras(built_site):
     assert sorted(shipped) == ["micropython.mjs", "micropython.wasm"]
 
 
-LAUNCHER_RE = re.compile(r'import asyncio\nawait asyncio\.sleep\(0\)\nimport pack\npack\.unpack\("([a-z_]+)\.pack"\)\n'
+LAUNCHER_RE = re.compile(r'import asyncio\nawait asyncio\.sleep\(0\)\nimport pack\npack\.mount\("([a-z_]+)\.pack"\)\n'
                          r"import \1")
 
 

@@ -112,7 +112,7 @@ def test_interactive_pages_load_pyscript_and_show_engine_status(built_site, site
             assert '<script type="module" src="' in html and "runtime/pyscript/core.js" in html
             assert re.search(rf'<script type="mpy" config="[./]*app/{page.template}\.json">\n'
                              rf'import asyncio\nawait asyncio.sleep\(0\)\nimport pack\n'
-                             rf'pack.unpack\("{page.template}.pack"\)\nimport {page.template}\n</script>', html)
+                             rf'pack.mount\("{page.template}.pack"\)\nimport {page.template}\n</script>', html)
             # The engine's worker starts as soon as its script arrives, never blocking the parser.
             assert re.search(r'<script src="[./]*static/engine\.js" async></script>', html), page.output
             for file in ("pack.mpy", f"{page.template}.pack"):  # fetched while PyScript starts
@@ -123,7 +123,7 @@ def test_interactive_pages_load_pyscript_and_show_engine_status(built_site, site
             assert 'id="engine-status"' in html and "runtime/pyscript/core.js" in html
             assert re.search(r'<script type="mpy" config="[./]*app/botlab\.json">\n'
                              r'import asyncio\nawait asyncio.sleep\(0\)\nimport pack\n'
-                             r'pack.unpack\("botlab.pack"\)\nimport botlab\n</script>', html)
+                             r'pack.mount\("botlab.pack"\)\nimport botlab\n</script>', html)
             assert "engine.js" not in html and 'type="mpy-editor"' in html
         else:
             assert "pyscript" not in html, f"{page.output}: a plain page should not load Python"

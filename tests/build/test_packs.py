@@ -1,32 +1,92 @@
-"""Packs: the builder's writer and reader, and the page's unpacker (site_src/app/pack.py) agree."""
+"""Packs: the builder's writer and reader, and the page's pack file system (site_src/app/pack.py)
+agree; MicroPython imports a page's modules from a mounted pack."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import shutil
+import subprocess
 
 import pytest
 
 from site_src.builder import packs
-from site_src.builder.settings import APP_DIR, BuildError
+from site_src.builder.browser_python import compile_micropython
+from site_src.builder.settings import APP_DIR, BuildError, ROOT
 
 
-def load_unpacker():
+def load_pack_module():
     spec = importlib.util.spec_from_file_location("pack_under_test", APP_DIR / "pack.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def test_the_page_unpacks_what_the_builder_packs(tmp_path, monkeypatch):
-    entries = [("./a.mpy", b"M\x06abc"), ("./b.mpy", b""), ("./c.bin", bytes(range(256)) * 3),
-               ("./pkg/__init__.mpy", b"M\x06"), ("./pkg/deep/d.mpy", b"d"), ("./pkg/e.mpy", b"e")]
+ENTRIES = [("./a.mpy", b"M\x06abc"), ("./b.mpy", b""), ("./c.bin", bytes(range(256)) * 3),
+           ("./pkg/__init__.mpy", b"M\x06"), ("./pkg/deep/d.mpy", b"d"), ("./pkg/e.mpy", b"e")]
+
+
+def test_the_page_reads_what_the_builder_packs():
+    files = load_pack_module().PackFS(packs.pack_bytes(ENTRIES))
+    assert files.names() == [path for path, _ in ENTRIES]
+    for path, data in ENTRIES:
+        assert files.open(path[1:], "rb").read() == data
+        assert files.stat(path[1:])[0] == 0x8000 and files.stat(path[1:])[6] == len(data)
+    for folder in ("/", "/pkg", "/pkg/deep"):
+        assert files.stat(folder)[0] == 0x4000
+    for missing in ("/a", "/a.py", "/pkg/d.mpy", "/pk", "/pkg/deep/d"):
+        with pytest.raises(OSError):
+            files.stat(missing)
+        with pytest.raises(OSError):
+            files.open(missing, "rb")
+    with pytest.raises(OSError):
+        files.open("/a.mpy", "wb")
+    for broken in (packs.pack_bytes(ENTRIES)[:-1], packs.pack_bytes(ENTRIES) + b"x"):
+        with pytest.raises(ValueError):
+            load_pack_module().PackFS(broken)
+
+
+MOUNT_SCRIPT = """
+import {loadMicroPython} from "%(mjs)s";
+const fs = await import("node:fs");
+const mp = await loadMicroPython({stdout: (line) => console.log(line), stderr: (line) => console.error(line)});
+mp.FS.mkdir("/page");
+mp.FS.chdir("/page");
+mp.FS.writeFile("/page/pack.mpy", fs.readFileSync(%(pack_mpy)s));
+mp.FS.writeFile("/page/page.pack", fs.readFileSync(%(page_pack)s));
+mp.runPython(`import sys
+sys.path.insert(0, "/page")
+import pack
+files = pack.mount("page.pack")
+import os
+print("removed" if "page.pack" not in os.listdir("/page") else "kept")
+import shown
+print(shown.WORDS, shown.helper.twice(21), "json" in sys.modules, "hashlib" in sys.modules)
+`);
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_micropython_imports_a_page_from_its_mounted_pack(tmp_path):
+    """pack.py compiled as the build compiles it, a pack of modules (one in a package) compiled
+    the same way: MicroPython under node mounts the pack and imports them from it."""
+    sources = {"shown.py": "import json\nfrom tools import helper\nWORDS = json.dumps(['from', 'the', 'pack'])\n",
+               "tools/__init__.py": "", "tools/helper.py": "def twice(n):\n    return 2 * n\n"}
+    entries = []
+    for name, source in sources.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(source, encoding="utf-8")
+        target = tmp_path / name.replace(".py", ".mpy")
+        compile_micropython(tmp_path / name, target, name)
+        entries.append(("./" + name.replace(".py", ".mpy"), target.read_bytes()))
     (tmp_path / "page.pack").write_bytes(packs.pack_bytes(entries))
-    monkeypatch.chdir(tmp_path)
-    written = load_unpacker().unpack("page.pack")
-    assert written == [path for path, _ in entries]
-    for path, data in entries:
-        assert (tmp_path / path).read_bytes() == data
-    assert not (tmp_path / "page.pack").exists()
+    compile_micropython(APP_DIR / "pack.py", tmp_path / "pack.mpy", "pack.py")
+    mjs = ROOT / "node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs"
+    script = MOUNT_SCRIPT % {"mjs": mjs.as_uri(), "pack_mpy": json.dumps(str(tmp_path / "pack.mpy")),
+                             "page_pack": json.dumps(str(tmp_path / "page.pack"))}
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["removed", '["from", "the", "pack"] 42 True True']
 
 
 def test_packs_refuse_what_they_cannot_hold():

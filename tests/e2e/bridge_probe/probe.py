@@ -6,7 +6,7 @@ import js
 
 import pack
 
-pack.unpack("calculator.pack")  # its config (app/calculator.json) is the calculator's, whose pack holds bridge
+pack.mount("calculator.pack")  # its config (app/calculator.json) is the calculator's, whose pack holds bridge
 
 import bridge  # noqa: E402
 from pyscript import document  # noqa: E402

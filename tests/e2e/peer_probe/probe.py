@@ -11,7 +11,7 @@ from pyscript import document
 
 import pack
 
-pack.unpack("game.pack")  # its config (app/game.json) is the game page's, whose pack holds peer_link
+pack.mount("game.pack")  # its config (app/game.json) is the game page's, whose pack holds peer_link
 
 import bridge  # noqa: E402
 import peer_link  # noqa: E402
