@@ -22,8 +22,7 @@ aria-label stating both scores, updated on every change.
     board.set_scores([57, 40], animate=False)  # a resumed game: no movement
 """
 
-from pyscript import document, window
-from pyscript.ffi import create_proxy
+from dom import create_proxy, document, window
 
 import bridge
 

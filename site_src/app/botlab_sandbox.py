@@ -24,8 +24,7 @@ import asyncio
 import json
 
 import js
-from pyscript import document, window
-from pyscript.ffi import create_proxy
+from dom import create_proxy, document, window
 
 import bridge
 

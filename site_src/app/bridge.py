@@ -31,8 +31,7 @@ import asyncio
 import json
 
 import js
-from pyscript import document, window
-from pyscript.ffi import create_proxy
+from dom import create_proxy, document, window
 
 SLOW_AFTER_MS = 8000
 ENGINE_GLOBAL = "cribbageEngine"  # window.cribbageEngine, from static/engine.js

@@ -12,7 +12,7 @@ are empty, waiting, counting, done or error; a finished count sets the performan
 """
 
 import js
-from pyscript import document, window
+from dom import document, window
 
 import bridge
 import cardview

@@ -12,7 +12,7 @@ Text goes into the page through ``textContent`` and attributes only, never as ma
 """
 
 import js
-from pyscript import document
+from dom import document
 
 import bridge
 

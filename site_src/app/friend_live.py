@@ -9,7 +9,7 @@ anything that is not the next legal move of the other seat; the sentence is show
 
 import asyncio
 
-from pyscript import document
+from dom import document
 
 import bridge
 import friend_seal

@@ -12,7 +12,7 @@ or a ``#reply=`` link). Pasted back (or opened), it starts the game on the invit
 import asyncio
 
 import js
-from pyscript import document
+from dom import document
 
 import bridge
 import friend_seal

@@ -16,8 +16,7 @@ other page over the connection when it is open; otherwise the page shows a move 
 """
 
 import js
-from pyscript import window
-from pyscript.ffi import create_proxy
+from dom import create_proxy, window
 
 import bridge
 import friend_seal

@@ -7,7 +7,7 @@ the main thread.
 """
 
 import js
-from pyscript import window
+from dom import window
 
 import friend_store
 from table.setup import close_setup, meta_from, open_setup, reset_table

@@ -28,7 +28,7 @@ the next decision (table.prompt.set_waiting).
 import asyncio
 import json
 
-from pyscript import document, window
+from dom import document, window
 
 import board
 import bridge

@@ -11,7 +11,7 @@ or with the action table/store.py sets (``set_action``) while another tab has th
 import json
 
 import js
-from pyscript import document
+from dom import document
 
 import bridge
 

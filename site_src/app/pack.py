@@ -43,7 +43,7 @@ class PackFS:
         self.files = {}
         self.folders = {"/", ""}
         for name, size in json.loads(data[:end].decode()):
-            path = "/" + name[2:] if name.startswith("./") else "/" + name
+            path = "/" + (name[2:] if name.startswith("./") else name.lstrip("/"))
             self.files[path] = (at, size)
             at += size
             folder = path.rpartition("/")[0]
@@ -75,10 +75,6 @@ class PackFS:
             raise OSError(NOT_FOUND)
         at, size = found
         return io.BytesIO(self.data[at:at + size])
-
-    def names(self):
-        """The pack's files, as it lists them ("./a.mpy")."""
-        return ["." + path for path, _ in sorted(self.files.items(), key=lambda item: item[1][0])]
 
 
 def mount(path):

@@ -28,7 +28,7 @@ measure each incoming message before it crosses into Python: one longer than
 import json
 
 import js
-from pyscript.ffi import create_proxy
+from dom import create_proxy
 
 import peer_sdp
 

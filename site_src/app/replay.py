@@ -17,7 +17,7 @@ pending while the computers' moves are checked, then done (empty when nothing is
 """
 
 import js
-from pyscript import document, window
+from dom import document, window
 
 import bridge
 import replay_view

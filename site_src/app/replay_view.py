@@ -7,7 +7,7 @@ the count, the hands counted so far this hand, the words said, and the pegs on t
 decides nothing and calls no engine; text reaches the page through ``textContent`` only.
 """
 
-from pyscript import document, window
+from dom import document, window
 
 import board
 from cardview import make

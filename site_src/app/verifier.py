@@ -11,7 +11,7 @@ Marker for tests: #check-result[data-state] is empty, counting, done or error.
 """
 
 import js
-from pyscript import document, window
+from dom import document, window
 
 import bridge
 import cardview

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 from site_src.builder.compress import COMPRESSED_SUFFIXES
-from site_src.builder.output import copy_if_changed, copy_tree
+from site_src.builder.output import copy_if_changed, copy_tree, replace_file
 from site_src.builder.settings import NODE_MODULES, BuildError
 
 # Files the browser needs from node_modules: (package folder, files or None for "all but maps").
@@ -36,6 +37,8 @@ def vendor_runtime(out: Path, node_modules: Path = NODE_MODULES) -> None:
             rels = copy_tree(src, out / "runtime" / name, keep=lambda p, n=name: not is_unused_runtime_file(n, p))
             wanted.update(Path(name) / rel for rel in rels)
             check_runtime_imports(out / "runtime" / name)
+            if name == "pyscript":
+                defer_pyscript_package(src, out / "runtime" / name)
             continue
         for file in files:
             if not (src / file).is_file():
@@ -90,6 +93,40 @@ def check_runtime_imports(folder: Path) -> None:
             if not (folder / target).is_file():
                 raise BuildError(f"runtime/{folder.name}/{path.name} imports {target}, which PYSCRIPT_UNUSED "
                                  "leaves out of the build")
+
+
+PYSCRIPT_EARLY_IMPORT = "import pyscript as _pyscript"
+"""The line of PyScript's bootstrap (@pyscript/core's src/stdlib.js) that imports its own Python
+package before a page's script runs, in the main thread as in workers."""
+
+PYSCRIPT_DEFERRED_IMPORT = "_pyscript = None if hasattr(__import__('js'), 'document') else __import__('pyscript')"
+"""The same in a worker (no document there); on the main thread, nothing: the package is imported
+by the first module that asks for it."""
+
+
+def defer_pyscript_package(package: Path, runtime: Path) -> None:
+    """Write runtime/pyscript's core chunk (from ``package``, PyScript's dist/) with its bootstrap's
+    import of the ``pyscript`` package left to whoever asks for it on the main thread.
+
+    Running that package (about 60 KB of Python: display, fetch, storage, websockets, events,
+    workers...) costs a page about 30 ms of its main thread before the page's own script starts,
+    and no page uses it: the pages' modules take ``document``, ``window`` and ``create_proxy``
+    from site_src/app/dom.py, which are the objects PyScript's package gives on the main thread.
+    Workers (the bot lab's) import it at once, as PyScript does. The build stops if the chunk does
+    not hold that import exactly once (a PyScript version that bootstraps differently)."""
+    chunks = [path for path in package.glob("core-*.js") if chunk_name(path.name) == "core.js"]
+    if len(chunks) != 1:
+        raise BuildError(f"{package}: expected one core-*.js chunk, found {len(chunks)}")
+    text = chunks[0].read_text(encoding="utf-8")
+    early = json.dumps(PYSCRIPT_EARLY_IMPORT)
+    if text.count(early) != 1:
+        raise BuildError(f"{chunks[0].name} does not import PyScript's package as this build expects "
+                         f"({early} found {text.count(early)} times): check defer_pyscript_package "
+                         "against the installed @pyscript/core")
+    patched = text.replace(early, json.dumps(PYSCRIPT_DEFERRED_IMPORT)).encode("utf-8")
+    target = runtime / chunks[0].name
+    if not target.is_file() or target.read_bytes() != patched:
+        replace_file(target, patched)
 
 
 CORE_SCRIPT_RE = re.compile(r'<script type="module" src="([^"]*)runtime/pyscript/core\.js"></script>\n?')

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from site_src.builder import browser_python
+from site_src.builder import browser_python, runtime
 from site_src.builder.packs import read_pack
+from site_src.builder.settings import BuildError
 from htmlscan import is_remote, local_target, scan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,6 +130,7 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
                 "botlab": {"botlab", "botlab_sandbox", "bridge", "local_storage"},
                 "replay": {"board", "bridge", "cardview", "replay", "replay_view", "sharing"}}
     for page, modules in expected.items():
+        modules |= {"dom"}  # document, window and create_proxy, for every page (not PyScript's package)
         config = read_config(built_site / "app" / f"{page}.json")
         assert config["interpreter"].endswith("runtime/micropython/micropython.mjs")
         assert "!error" in config.get("plugins", []), "PyScript's error banner would show tracebacks"
@@ -141,6 +143,38 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     assert (built_site / "app" / "pack.mpy").read_bytes()[:2] == b"M\x06"
     assert not (built_site / "app" / "ui.json").exists()
     assert not [path for path in (built_site / "app").rglob("*.py") if path.stem in sources], "UI source shipped"
+
+
+def test_no_page_module_imports_pyscripts_package():
+    """The pages' modules take document, window and create_proxy from dom.py, so no page runs
+    PyScript's own package (its bootstrap leaves that import to whoever asks, on the main thread)."""
+    importing = re.compile(r"^\s*(?:from|import)\s+pyscript\b", re.M)
+    sources = browser_python.ui_sources()
+    assert "dom" in sources
+    assert not [name for name, source in sources.items() if importing.search(source)]
+
+
+def test_pyscript_imports_its_package_only_in_workers(built_site):
+    """The vendored core chunk bootstraps with the deferred import, never the early one."""
+    chunks = [path for path in (built_site / "runtime" / "pyscript").glob("core-*.js")]
+    assert len(chunks) == 1
+    text = chunks[0].read_text(encoding="utf-8")
+    assert json.dumps(runtime.PYSCRIPT_DEFERRED_IMPORT) in text
+    assert json.dumps(runtime.PYSCRIPT_EARLY_IMPORT) not in text
+
+
+def test_a_pyscript_that_bootstraps_otherwise_stops_the_build(tmp_path):
+    package, out = tmp_path / "dist", tmp_path / "runtime"
+    package.mkdir()
+    out.mkdir()
+    early = json.dumps(runtime.PYSCRIPT_EARLY_IMPORT)
+    for text in ("const lines = [];", f"a.push({early}); b.push({early});"):
+        (package / "core-AbCd1234.js").write_text(text, encoding="utf-8")
+        with pytest.raises(BuildError, match="does not import PyScript's package as this build expects"):
+            runtime.defer_pyscript_package(package, out)
+    (package / "core-AbCd1234.js").write_text(f"x.push({early});", encoding="utf-8")
+    runtime.defer_pyscript_package(package, out)
+    assert (out / "core-AbCd1234.js").read_text(encoding="utf-8") == f"x.push({json.dumps(runtime.PYSCRIPT_DEFERRED_IMPORT)});"
 
 
 def test_runtime_is_vendored_without_extras(built_site):

@@ -18,8 +18,7 @@ the table sets the performance mark "hint-shown".
 """
 
 import js
-from pyscript import document
-from pyscript.ffi import create_proxy
+from dom import create_proxy, document
 
 import bridge
 import cardview

@@ -13,7 +13,7 @@ Markers for tests: #game-over[data-code] holds the finished game's code once kno
 """
 
 import js
-from pyscript import window
+from dom import window
 
 import bridge
 import sharing

@@ -6,7 +6,7 @@ all of it when a decision is offered or a hand is being counted, and never pulls
 while the person is reading something else on it.
 """
 
-from pyscript import window
+from dom import window
 
 from table.state import q
 

@@ -10,7 +10,7 @@ while a resumed game's last moves are shown again. #game[data-motion] counts the
 #game[data-moved] names the last (the event that moved cards).
 """
 
-from pyscript import document, window
+from dom import document, window
 
 from cardview import elements
 from table.state import S, humans, is_multi, q

@@ -5,7 +5,7 @@ controls for the decision on offer (#game[data-await]); ``announce`` says what h
 region, game log, callout). Reads the display model; calls no engine.
 """
 
-from pyscript import document
+from dom import document
 
 from table import coach, fit
 from table.state import (LIVE_KEEP, LOG_KEEP, S, can_discard_ahead, discard_need, display_phase, info,

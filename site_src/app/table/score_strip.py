@@ -7,7 +7,7 @@ from the same scores as the board's pegs and is decoration for screen readers (t
 are said in words).
 """
 
-from pyscript import document
+from dom import document
 
 from cardview import make
 

@@ -7,7 +7,7 @@ then shown by flow.py); the form's handlers run them through ``flow.flow``.
 
 import js
 
-from pyscript import document, window
+from dom import document, window
 
 import board
 import bridge

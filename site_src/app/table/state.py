@@ -9,7 +9,7 @@ make new ones.
 
 import js
 
-from pyscript import document
+from dom import document
 
 from cardview import make  # the page's one element maker (text only, never markup)
 from table import store

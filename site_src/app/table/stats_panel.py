@@ -10,7 +10,7 @@ record is engine/stats.py's, which the page never builds itself).
     stats_panel.refresh(stats)
 """
 
-from pyscript import document, window
+from dom import document, window
 
 import bridge
 import sharing

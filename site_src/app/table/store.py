@@ -37,8 +37,7 @@ game open.
 import json
 
 import js
-from pyscript import window
-from pyscript.ffi import create_proxy
+from dom import create_proxy, window
 
 import bridge
 import local_storage

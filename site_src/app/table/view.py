@@ -7,7 +7,7 @@ display model of state.py) into the page; it decides nothing and calls no engine
 import json
 import js
 
-from pyscript import document
+from dom import document
 
 import bridge
 from table import finished, motion, score_strip
