@@ -81,7 +81,7 @@ def mount(path):
     """Mount the pack at ``path`` (then removed from the file system) at MOUNT_POINT, first on
     sys.path, and hold the built-in modules; returns the PackFS."""
     with open(path, "rb") as source:
-        files = PackFS(source.read())
+        files = PackFS(source.read(os.stat(path)[6]))  # one read: read() would grow a buffer in small steps
     os.remove(path)
     import vfs
 
