@@ -34,11 +34,12 @@ def vendor_runtime(out: Path, node_modules: Path = NODE_MODULES) -> None:
         if not src.is_dir():
             raise BuildError(f"{src} is missing: run `npm ci` (or `make deps`) to install the browser runtime")
         if files is None:
-            rels = copy_tree(src, out / "runtime" / name, keep=lambda p, n=name: not is_unused_runtime_file(n, p))
+            rels = copy_tree(src, out / "runtime" / name,
+                             keep=lambda p, n=name: not is_unused_runtime_file(n, p) and not is_core_chunk(n, p))
+            if name == "pyscript":  # its core chunk is written apart, changed
+                rels.append(defer_pyscript_package(src, out / "runtime" / name))
             wanted.update(Path(name) / rel for rel in rels)
             check_runtime_imports(out / "runtime" / name)
-            if name == "pyscript":
-                defer_pyscript_package(src, out / "runtime" / name)
             continue
         for file in files:
             if not (src / file).is_file():
@@ -104,7 +105,12 @@ PYSCRIPT_DEFERRED_IMPORT = "_pyscript = None if hasattr(__import__('js'), 'docum
 by the first module that asks for it."""
 
 
-def defer_pyscript_package(package: Path, runtime: Path) -> None:
+def is_core_chunk(package: str, path: Path) -> bool:
+    """True for PyScript's core chunk ("core-<hash>.js"), which ``defer_pyscript_package`` writes."""
+    return package == "pyscript" and path.name != "core.js" and chunk_name(path.name) == "core.js"
+
+
+def defer_pyscript_package(package: Path, runtime: Path) -> Path:
     """Write runtime/pyscript's core chunk (from ``package``, PyScript's dist/) with its bootstrap's
     import of the ``pyscript`` package left to whoever asks for it on the main thread.
 
@@ -113,8 +119,9 @@ def defer_pyscript_package(package: Path, runtime: Path) -> None:
     and no page uses it: the pages' modules take ``document``, ``window`` and ``create_proxy``
     from site_src/app/dom.py, which are the objects PyScript's package gives on the main thread.
     Workers (the bot lab's) import it at once, as PyScript does. The build stops if the chunk does
-    not hold that import exactly once (a PyScript version that bootstraps differently)."""
-    chunks = [path for path in package.glob("core-*.js") if chunk_name(path.name) == "core.js"]
+    not hold that import exactly once (a PyScript version that bootstraps differently). Written
+    only when it differs; returns its path under ``runtime``."""
+    chunks = [path for path in package.glob("core-*.js") if is_core_chunk("pyscript", path)]
     if len(chunks) != 1:
         raise BuildError(f"{package}: expected one core-*.js chunk, found {len(chunks)}")
     text = chunks[0].read_text(encoding="utf-8")
@@ -127,6 +134,7 @@ def defer_pyscript_package(package: Path, runtime: Path) -> None:
     target = runtime / chunks[0].name
     if not target.is_file() or target.read_bytes() != patched:
         replace_file(target, patched)
+    return Path(chunks[0].name)
 
 
 CORE_SCRIPT_RE = re.compile(r'<script type="module" src="([^"]*)runtime/pyscript/core\.js"></script>\n?')

@@ -173,8 +173,13 @@ def test_a_pyscript_that_bootstraps_otherwise_stops_the_build(tmp_path):
         with pytest.raises(BuildError, match="does not import PyScript's package as this build expects"):
             runtime.defer_pyscript_package(package, out)
     (package / "core-AbCd1234.js").write_text(f"x.push({early});", encoding="utf-8")
-    runtime.defer_pyscript_package(package, out)
-    assert (out / "core-AbCd1234.js").read_text(encoding="utf-8") == f"x.push({json.dumps(runtime.PYSCRIPT_DEFERRED_IMPORT)});"
+    (package / "core.js").write_text('export * from "./core-AbCd1234.js";', encoding="utf-8")
+    assert runtime.defer_pyscript_package(package, out) == Path("core-AbCd1234.js")
+    written = out / "core-AbCd1234.js"
+    assert written.read_text(encoding="utf-8") == f"x.push({json.dumps(runtime.PYSCRIPT_DEFERRED_IMPORT)});"
+    stamp = written.stat().st_mtime_ns
+    runtime.defer_pyscript_package(package, out)  # a build over an unchanged copy leaves it alone
+    assert written.stat().st_mtime_ns == stamp
 
 
 def test_runtime_is_vendored_without_extras(built_site):
