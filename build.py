@@ -34,7 +34,7 @@ from site_src.builder.links import Links, relative_prefix, under_base_path, writ
 from site_src.builder.offline import write_manifest, write_service_worker
 from site_src.builder.output import copy_tree, prepare_out_dir
 from site_src.builder.pages import Page, load_pages, nav_links
-from site_src.builder.render import Renderer, make_environment, page_context
+from site_src.builder.render import Renderer, first_paint_board, make_environment, page_context
 from site_src.builder.runtime import EDITOR_SCRIPT, editor_preloads, runtime_preloads, vendor_runtime, with_preloads
 from site_src.builder.security import with_csp
 from site_src.builder.styles import with_style_bundle, write_style_bundles
@@ -57,6 +57,7 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     env.globals["bot_sandbox"] = botlab.sandbox_srcdoc  # the document of the frame the bot runs in
     env.globals["app_modules"] = app_modules()  # each page module -> the UI modules its page loads
     env.globals["pyscript_plugins"] = plugins  # page module -> its configs' plugins setting
+    env.globals["first_paint_board"] = first_paint_board  # the game page's board before its Python runs
     links = Links({p.slug for p in pages})
     header_nav, footer_nav = nav_links(pages)
     frame = {

@@ -1,12 +1,10 @@
-"""The cribbage board: an SVG peg board whose pegs follow the scores.
+"""The cribbage board on a page: an SVG peg board whose pegs follow the scores.
 
-Runs in MicroPython on the main thread (keep to the subset). The board is laid out in three
-streets that the track snakes through (1-40 left to right, 41-80 back, 81-120 forward again,
-then the game hole), each street holding one lane of holes per player, in groups of five as on
-a wooden board. Two start holes per lane sit before hole 1; the skunk line (between 90 and 91)
-and the double-skunk line (between 60 and 61) cross the lanes. A 61-point game uses the same
-board at half length: three streets of 20 holes, the game hole at 61 and the skunk line between
-30 and 31 (no double skunk there).
+Runs in MicroPython on the main thread (keep to the subset). board_draw.py draws the board (its
+streets, lanes, holes and skunk lines); this module puts it in the page, in the geometry that
+suits the width, and moves the pegs. The game page's first paint already holds the board of a
+new two-player game to 121, drawn by the build from the same code; ``render`` takes that one
+over instead of drawing it again.
 
 Each player has two pegs. When a score changes, the back peg leapfrogs to the new score and the
 old front peg becomes the back one, as on a real board; with prefers-reduced-motion (or
@@ -25,23 +23,12 @@ aria-label stating both scores, updated on every change.
 from dom import create_proxy, document, window
 
 import bridge
+from board_draw import COMPACT, COMPACT_QUERY, SKUNK_LINES, WIDE, board_svg, coord, hole_xy, legend_markup
 
 BOARD_CSS = "static/board.css"
-SVG_NS = "http://www.w3.org/2000/svg"
-STREETS = 3
-GROUP = 5
-COMPACT_QUERY = "(max-width: 599px)"
-
-# Geometry in SVG user units: the roomy board for wide screens, a tighter one with bigger pegs
-# for phones (the board is scaled to the container's width either way).
-WIDE = {"pitch": 10, "group_gap": 6, "lane": 11, "street_gap": 17, "pad_x": 14, "pad_y": 13,
-        "start_w": 30, "end_w": 30, "hole_r": 2.3, "peg_r": 3.9, "game_r": 4.6}
-COMPACT = {"pitch": 10, "group_gap": 4, "lane": 12.5, "street_gap": 16, "pad_x": 7, "pad_y": 13,
-           "start_w": 25, "end_w": 26, "hole_r": 2.7, "peg_r": 5.2, "game_r": 5.4}
-
-PEG_COLOURS = (("#c8372d", "#7a1a14"), ("#2360b8", "#123668"), ("#e0a21a", "#7d5606"))
-LANE_TINTS = ("#b3342b", "#1f5aad", "#c98f12")
-SKUNK_LINES = {121: (90, 60), 61: (30,)}
+FIRST_PAINT = "data-first-paint"
+"""On the game page's container: the build drew the board for its first paint (two players, 121
+points, both geometries); ``render`` takes it over when the game is that one."""
 
 _geo = dict(WIDE)
 _board = {"svg": None, "legend": None, "names": [], "target": 121, "scores": [], "pegs": [],
@@ -50,170 +37,8 @@ _proxies = []
 _svg_cache = {}  # (target, lanes, geometry) -> markup
 
 
-def _n(value):
-    """A coordinate as short text (whole numbers without a decimal point)."""
-    if value == int(value):
-        return str(int(value))
-    return str(round(value * 10) / 10)
-
-
-def street_length(target):
-    """Holes per street: 40 for the 121-point game, 20 for the 61-point game."""
-    return (target - 1) // STREETS
-
-
 def _lanes():
     return max(2, len(_board["names"]))
-
-
-def _street_width(target):
-    per = street_length(target)
-    return (per - 1) * _geo["pitch"] + (per // GROUP - 1) * _geo["group_gap"]
-
-
-def _street_top(street):
-    return _geo["pad_y"] + street * ((_lanes() - 1) * _geo["lane"] + _geo["street_gap"])
-
-
-def size(target):
-    """The board's (width, height) in SVG user units."""
-    width = _geo["pad_x"] + _geo["start_w"] + _street_width(target) + _geo["end_w"] + _geo["pad_x"]
-    height = 2 * _geo["pad_y"] + STREETS * (_lanes() - 1) * _geo["lane"] + (STREETS - 1) * _geo["street_gap"]
-    return width, height
-
-
-def hole_xy(target, lane, score):
-    """Centre of a lane's hole for a score: 0 and -1 are the start holes, target the game hole."""
-    left = _geo["pad_x"] + _geo["start_w"]
-    if score <= 0:
-        y = _street_top(0) + lane * _geo["lane"]
-        return left - 12 + score * _geo["pitch"], y
-    if score >= target:
-        last = STREETS - 1
-        x = left + _street_width(target) + _geo["end_w"] / 2 + 2
-        y = _street_top(last) + (_lanes() - 1) * _geo["lane"] / 2
-        return x, y
-    per = street_length(target)
-    street = (score - 1) // per
-    i = (score - 1) % per
-    if street % 2 == 1:
-        i = per - 1 - i
-    x = left + i * _geo["pitch"] + (i // GROUP) * _geo["group_gap"]
-    y = _street_top(street) + lane * _geo["lane"]
-    return x, y
-
-
-def _line_x(target, score):
-    """x of the line between hole score and score + 1 (they share a street here)."""
-    a = hole_xy(target, 0, score)[0]
-    b = hole_xy(target, 0, score + 1)[0]
-    return (a + b) / 2
-
-
-def board_svg(target, lanes):
-    """The board's SVG markup (numbers and fixed words only), without the pegs' positions."""
-    width, height = size(target)
-    per = street_length(target)
-    left = _geo["pad_x"] + _geo["start_w"]
-    sw = _street_width(target)
-    out = []
-    add = out.append
-    add('<svg xmlns="' + SVG_NS + '" class="crib-board-svg" viewBox="0 0 ' + _n(width) + " "
-        + _n(height) + '" preserveAspectRatio="xMidYMid meet" focusable="false">')
-    add('<defs><linearGradient id="board-wood" x1="0" y1="0" x2="0" y2="1">'
-        '<stop offset="0" stop-color="#d9a566"/><stop offset="0.45" stop-color="#c48a4a"/>'
-        '<stop offset="1" stop-color="#a56a32"/></linearGradient>'
-        '<radialGradient id="board-hole" cx="0.4" cy="0.35" r="0.7">'
-        '<stop offset="0" stop-color="#2a1707"/><stop offset="1" stop-color="#4a2c12"/>'
-        '</radialGradient></defs>')
-    # The plank, its bevel and a little grain.
-    add('<rect x="1" y="1" width="' + _n(width - 2) + '" height="' + _n(height - 2)
-        + '" rx="9" fill="url(#board-wood)" stroke="#6e4219" stroke-width="1.5"/>')
-    add('<rect x="4" y="4" width="' + _n(width - 8) + '" height="' + _n(height - 8)
-        + '" rx="7" fill="none" stroke="#f3cf98" stroke-opacity="0.35" stroke-width="1"/>')
-    grain = []
-    for k in range(7):
-        y = 8 + k * (height - 16) / 6
-        bend = 3 if k % 2 else -3
-        grain.append("M6 " + _n(y) + " C" + _n(width * 0.3) + " " + _n(y + bend) + " "
-                     + _n(width * 0.6) + " " + _n(y - bend) + " " + _n(width - 6) + " " + _n(y + bend / 2))
-    add('<path d="' + " ".join(grain) + '" fill="none" stroke="#8a5526" stroke-opacity="0.16" '
-        'stroke-width="0.8"/>')
-    # Grooves where the track turns from one street into the next.
-    for street in range(STREETS - 1):
-        top = _street_top(street)
-        bottom = _street_top(street + 1) + (lanes - 1) * _geo["lane"]
-        if street % 2 == 0:
-            x = left + sw + 7
-            sweep = "1"
-        else:
-            x = left - 7
-            sweep = "0"
-        add('<path d="M' + _n(x) + " " + _n(top - 4) + " A" + _n((bottom - top) / 2 + 4) + " "
-            + _n((bottom - top) / 2 + 4) + " 0 0 " + sweep + " " + _n(x) + " " + _n(bottom + 4)
-            + '" fill="none" stroke="#6e4219" stroke-opacity="0.35" stroke-width="1.2"/>')
-    # Lane inlays: a pale strip under each lane's holes, edged in the lane's peg colour.
-    for street in range(STREETS):
-        for lane in range(lanes):
-            y = _street_top(street) + lane * _geo["lane"]
-            edge = y - 4.6 if lane == 0 else y + 4.6 if lane == lanes - 1 else None
-            add('<rect x="' + _n(left - 5) + '" y="' + _n(y - 4) + '" width="' + _n(sw + 10)
-                + '" height="8" rx="4" fill="#f7dcae" fill-opacity="0.38"/>')
-            if edge is not None:
-                add('<line x1="' + _n(left - 2) + '" y1="' + _n(edge) + '" x2="' + _n(left + sw + 2)
-                    + '" y2="' + _n(edge) + '" stroke="' + LANE_TINTS[lane % len(LANE_TINTS)]
-                    + '" stroke-opacity="0.75" stroke-width="0.9" stroke-linecap="round"/>')
-    # Start holes: a short inlay of their own, ringed in the lane's colour.
-    for lane in range(lanes):
-        x0, y0 = hole_xy(target, lane, -1)
-        add('<rect x="' + _n(x0 - 5) + '" y="' + _n(y0 - 4) + '" width="' + _n(_geo["pitch"] + 10)
-            + '" height="8" rx="4" fill="#f7dcae" fill-opacity="0.38" stroke="'
-            + LANE_TINTS[lane % len(LANE_TINTS)] + '" stroke-opacity="0.7" stroke-width="0.8"/>')
-    holes = []
-    for lane in range(lanes):
-        for score in range(-1, target):
-            x, y = hole_xy(target, lane, score)
-            holes.append('<circle cx="' + _n(x) + '" cy="' + _n(y) + '" r="' + _n(_geo["hole_r"]) + '"/>')
-    add('<g class="board-holes" fill="url(#board-hole)" stroke="#f0c68c" stroke-opacity="0.55" stroke-width="0.6">'
-        + "".join(holes) + "</g>")
-    # The game hole.
-    gx, gy = hole_xy(target, 0, target)
-    add('<circle cx="' + _n(gx) + '" cy="' + _n(gy) + '" r="' + _n(_geo["game_r"] + 2.6)
-        + '" fill="none" stroke="#6e4219" stroke-opacity="0.6" stroke-width="1"/>')
-    add('<circle cx="' + _n(gx) + '" cy="' + _n(gy) + '" r="' + _n(_geo["game_r"])
-        + '" fill="url(#board-hole)" stroke="#f0c68c" stroke-opacity="0.6" stroke-width="0.7"/>')
-    add('<text x="' + _n(gx) + '" y="' + _n(gy - _geo["game_r"] - 5) + '" class="board-label" '
-        'text-anchor="middle">' + str(target) + "</text>")
-    # Skunk lines.
-    for k, line in enumerate(SKUNK_LINES.get(target, ())):
-        per_street = (line - 1) // per
-        x = _line_x(target, line)
-        top = _street_top(per_street) - 5
-        bottom = _street_top(per_street) + (lanes - 1) * _geo["lane"] + 5
-        add('<line x1="' + _n(x) + '" y1="' + _n(top) + '" x2="' + _n(x) + '" y2="' + _n(bottom)
-            + '" stroke="#5a300d" stroke-width="1.3" stroke-dasharray="' + ("3 1.6" if k else "none")
-            + '"/>')
-        add('<text x="' + _n(x) + '" y="' + _n(top - 1) + '" class="board-label" '
-            'text-anchor="middle">' + ("SS" if k else "S") + "</text>")
-    # Street-end numbers.
-    for street in range(STREETS):
-        last = (street + 1) * per
-        x, y = hole_xy(target, 0, last)
-        dx = 9 if street % 2 == 0 else -9
-        if street < STREETS - 1:
-            add('<text x="' + _n(x + dx) + '" y="' + _n(y + (lanes - 1) * _geo["lane"] / 2 + 2.5)
-                + '" class="board-label board-label-small" text-anchor="middle">' + str(last) + "</text>")
-    # Pegs: two per lane, drawn at the origin and placed with a CSS transform.
-    for lane in range(lanes):
-        fill, edge = PEG_COLOURS[lane % len(PEG_COLOURS)]
-        for which in range(2):
-            add('<g class="peg" id="board-peg-' + str(lane) + "-" + str(which) + '">'
-                '<circle cx="0.9" cy="1.2" r="' + _n(_geo["peg_r"]) + '" fill="#000" fill-opacity="0.3"/>'
-                '<circle r="' + _n(_geo["peg_r"]) + '" fill="' + fill + '" stroke="' + edge
-                + '" stroke-width="0.9"/><circle cx="-1.2" cy="-1.3" r="1.2" fill="#fff" '
-                'fill-opacity="0.55"/></g>')
-    add("</svg>")
-    return "".join(out)
 
 
 def _ensure_css():
@@ -266,7 +91,8 @@ def render(container_selector, names, target=121):
     """Draw the board for these player names (two, or three) in the container; pegs at the start.
 
     ``target`` is 121 or 61. Calling it again for a new game puts the pegs back at the start,
-    redrawing the board only if the names, the target or the geometry differ.
+    redrawing the board only if the number of players, the target or the geometry differ (other
+    names only change the legend and the label).
     """
     _ensure_css()
     _watch_width()
@@ -275,57 +101,77 @@ def render(container_selector, names, target=121):
     names = [str(name) for name in names] or ["You", "Computer"]
     if target not in SKUNK_LINES:
         target = 121
-    if (_board["svg"] is not None and container == _board["container"] and names == _board["names"]
+    if (_board["svg"] is not None and container == _board["container"] and max(2, len(names)) == _lanes()
             and target == _board["target"] and _board["geometry"] == _geo["peg_r"]
             and container.contains(_board["svg"])):
+        if names != _board["names"]:
+            _board["names"] = names
+            _name_lanes(names)
+            _label()
         return _restart()
     _board["geometry"] = _geo["peg_r"]
     _board["names"] = names
     _board["target"] = target
     _board["container"] = container
     lanes = _lanes()
+    drawn = _first_paint_board(container, target, lanes)
+    if drawn is None:
+        drawn = _draw(container, target, lanes)
+    figure, legend = drawn
+    figure.setAttribute("role", "img")
+    _board["svg"] = figure
+    _board["legend"] = legend
+    _name_lanes(names)
+    _board["scores"] = [0] * lanes
+    # pegs[lane] = [[element, position], [element, position]]; index 0 is the front peg.
+    _board["pegs"] = []
+    for lane in range(lanes):
+        front = figure.querySelector('[data-peg="' + str(lane) + '-0"]')
+        back = figure.querySelector('[data-peg="' + str(lane) + '-1"]')
+        _board["pegs"].append([[front, 0], [back, -1]])
+    _place_all(False, fresh=True)
+    _label()
+    return figure
+
+
+def _name_lanes(names):
+    """The players' names in the legend (as text, never markup)."""
+    for lane, item in enumerate(_board["legend"].querySelectorAll(".crib-board-name")):
+        item.textContent = names[lane] if lane < len(names) else ""
+
+
+def _first_paint_board(container, target, lanes):
+    """(figure, legend) of the board the build drew for the first paint, in the geometry in use,
+    the other geometry's removed; None if there is none, or the game needs another board."""
+    if not container.hasAttribute(FIRST_PAINT):
+        return None
+    container.removeAttribute(FIRST_PAINT)  # taken over now, or drawn again below
+    figure = container.querySelector('.crib-board-svg[data-geometry="' + _geo["name"] + '"]')
+    legend = container.querySelector(".crib-board-legend")
+    if (figure is None or legend is None or target != 121 or lanes != 2
+            or legend.querySelectorAll(".crib-board-player").length != lanes):
+        return None
+    for other in container.querySelectorAll(".crib-board-frame"):
+        if not other.contains(figure):
+            other.remove()
+    return figure, legend
+
+
+def _draw(container, target, lanes):
+    """(figure, legend): the board drawn into the container (names filled in by ``render``)."""
     container.replaceChildren()
     container.classList.add("crib-board")
     container.setAttribute("data-target", str(target))
     frame = document.createElement("div")
     frame.className = "crib-board-frame"
-    key = (target, lanes, _geo["peg_r"])
+    frame.setAttribute("data-geometry", _geo["name"])
+    key = (target, lanes, _geo["name"])
     if key not in _svg_cache:
-        _svg_cache[key] = board_svg(target, lanes)
+        _svg_cache[key] = board_svg(_geo, target, lanes)
     frame.innerHTML = _svg_cache[key]
     container.append(frame)
-    figure = frame.firstElementChild
-    figure.setAttribute("role", "img")
-    legend = document.createElement("ul")
-    legend.className = "crib-board-legend"
-    legend.setAttribute("aria-hidden", "true")  # the board's label says the same
-    for lane in range(lanes):
-        item = document.createElement("li")
-        item.className = "crib-board-player"
-        swatch = document.createElement("span")
-        swatch.className = "crib-board-swatch"
-        swatch.style.background = PEG_COLOURS[lane % len(PEG_COLOURS)][0]
-        name = document.createElement("span")
-        name.className = "crib-board-name"
-        name.textContent = names[lane] if lane < len(names) else ""
-        score = document.createElement("span")
-        score.className = "crib-board-score"
-        score.textContent = "0"
-        item.append(swatch, name, score)
-        legend.append(item)
-    container.append(legend)
-    _board["svg"] = figure
-    _board["legend"] = legend
-    _board["scores"] = [0] * lanes
-    # pegs[lane] = [[element, position], [element, position]]; index 0 is the front peg.
-    _board["pegs"] = []
-    for lane in range(lanes):
-        front = document.getElementById("board-peg-" + str(lane) + "-0")
-        back = document.getElementById("board-peg-" + str(lane) + "-1")
-        _board["pegs"].append([[front, 0], [back, -1]])
-    _place_all(False, fresh=True)
-    _label()
-    return figure
+    container.insertAdjacentHTML("beforeend", legend_markup(lanes))
+    return frame.firstElementChild, container.lastElementChild
 
 
 def _restart():
@@ -342,8 +188,8 @@ def _restart():
 
 
 def _place(element, lane, position):
-    x, y = hole_xy(_board["target"], lane, position)
-    element.style.transform = "translate(" + _n(x) + "px, " + _n(y) + "px)"
+    x, y = hole_xy(_geo, _lanes(), _board["target"], lane, position)
+    element.style.transform = "translate(" + coord(x) + "px, " + coord(y) + "px)"
     element.setAttribute("data-hole", str(position))
 
 

@@ -13,6 +13,8 @@ import jinja2
 import markdown
 from markupsafe import Markup
 
+from site_src.app.board_draw import first_paint_markup
+
 from site_src.builder.pages import Page
 from site_src.builder.settings import TEMPLATES_DIR, BuildError
 
@@ -144,6 +146,12 @@ def plain_text(fragment: str) -> str:
     """Text content of an HTML fragment, whitespace collapsed."""
     fragment = re.sub(r"<(?:br|/p|/li|/h\d|/div|/tr|/td|/th)\b[^>]*>", " ", fragment)
     return " ".join(html.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
+
+
+def first_paint_board() -> Markup:
+    """The game page's board for its first paint, drawn by the page's own code
+    (site_src/app/board_draw.py: numbers and fixed words only)."""
+    return Markup(first_paint_markup())
 
 
 def json_ld(data: dict) -> Markup:

@@ -27,9 +27,9 @@ CSP_PYTHON_EXTRA = {
 }
 """What a page that runs Python (PyScript with MicroPython, the engine's worker) needs on top."""
 # No Trusted Types: with require-trusted-types-for 'script', PyScript 0.7 cannot start (it
-# builds its hooks with Function(), which Trusted Types refuse; measured). The site's own one
-# HTML sink, the board's SVG (site_src/app/board.py), holds only numbers and fixed words, and
-# pages that run no Python have no sink at all.
+# builds its hooks with Function(), which Trusted Types refuse; measured). The site's own HTML
+# sinks, the board's SVG and its legend (site_src/app/board_draw.py), hold only numbers and fixed
+# words, and pages that run no Python have no sink at all.
 
 SANDBOX_RE = re.compile(r'\sdata-sandbox-srcdoc="([^"]*)"')
 """A sandboxed frame's document written into the page (the bot lab's: site_src/builder/botlab.py).

@@ -3,7 +3,8 @@
 static/first-paint.js decides it from the address and the saved games (html[data-start]) and
 first-paint.css lays the page out at its final size: the table for a practice link or a saved
 game, the setup for a new visitor, the result's place for the calculator's links. PyScript's
-runtime is blocked (or held back) here, so what is seen is what the build and that script made.
+runtime is blocked (or held back) here, so what is seen is what the build and that script made
+(the game page's board too: the build draws it with the page's own board_draw.py).
 A Deal pressed before the page's Python is ready is dealt once it is; a card of the table is
 face down and cannot be picked until then.
 """
@@ -41,7 +42,13 @@ def test_a_practice_link_paints_the_table_without_python(page):
     assert page.locator("#cpu-hand .card-back").count() == 6
     assert page.is_disabled("#throw-button")
     assert "Getting the cards ready" in page.inner_text("#prompt")
-    assert box(page, "board")[3] > 40  # the board's place is kept before it is drawn
+    assert box(page, "board")[3] > 40
+    # The board is drawn by the build: a new game's, its pegs at the start, in the geometry of the width.
+    assert page.locator("#board .crib-board-svg").count() == 2  # both geometries; one shows
+    assert page.locator("#board .crib-board-svg:visible").count() == 1
+    assert page.get_attribute("#board .crib-board-svg:visible", "data-geometry") == "wide"
+    assert page.locator("#board .board-holes circle:visible").count() == 2 * (120 + 2)
+    assert page.locator("#board .crib-board-name").all_inner_texts() == ["You", "Computer"]
 
 
 def test_a_saved_game_paints_the_table_and_a_new_visitor_the_setup(page):
@@ -75,6 +82,49 @@ def test_the_felt_keeps_its_box_when_python_draws_the_table(browser, base_url):
         first, drawn = boxes
         for part in first:
             assert all(abs(a - b) <= 2 for a, b in zip(first[part], drawn[part])), (viewport, part, first, drawn)
+
+
+FRAMES_ADDED = """(() => {  // every board frame added once the page is parsed (by the page's Python)
+  window.__framesAdded = 0;
+  document.addEventListener("DOMContentLoaded", () => new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes)
+      if (n.nodeType === 1 && n.classList.contains("crib-board-frame")) window.__framesAdded += 1;
+  }).observe(document, {childList: true, subtree: true}));
+})();"""
+
+
+def test_the_page_takes_over_the_board_of_the_first_paint_and_draws_another_only_when_needed(browser, base_url):
+    """A practice link's game to 121 keeps the build's board (the geometry for the width, the other
+    one removed; nothing drawn again), its pegs placed by the page; other names only change the
+    legend and the label; a game to 61 gets a board of its own."""
+    cases = [("/?seed=first-paint", 121, 0, ["You", "Computer"]),
+             ("/?seed=first-paint&pass=1&name1=Ann&name2=Bob", 121, 0, ["Ann", "Bob"]),
+             ("/?seed=first-paint&target=61", 61, 1, ["You", "Computer"])]
+    for viewport, geometry in (({"width": 1280, "height": 720}, "wide"), ({"width": 390, "height": 844}, "compact")):
+        context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block")
+        page = context.new_page()
+        open_without_python(page, "/?seed=first-paint")
+        assert page.get_attribute("#board .crib-board-svg:visible", "data-geometry") == geometry
+        context.close()
+        for path, target, added, names in cases:
+            context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block")
+            page = context.new_page()
+            page.add_init_script(FRAMES_ADDED)
+            page.goto(path)
+            page.wait_for_selector("#game[data-await]:not([data-await=''])", state="attached", timeout=30_000)
+            assert page.evaluate("window.__framesAdded") == added, (viewport, path)
+            assert page.get_attribute("#board", "data-first-paint") is None
+            assert page.locator("#board .crib-board-frame").count() == 1
+            assert page.get_attribute("#board .crib-board-svg", "data-geometry") == geometry
+            assert page.get_attribute("#board .crib-board-svg", "role") == "img"
+            label = page.get_attribute("#board .crib-board-svg", "aria-label")
+            assert f"game to {target}: {names[0]} 0, {names[1]} 0" in label, label
+            assert page.locator("#board .board-holes circle").count() == 2 * (target - 1 + 2)
+            assert page.locator("#board .crib-board-name").all_inner_texts() == names
+            assert page.locator("#board .crib-board-swatch[data-lane]").count() == 2
+            pegs = page.eval_on_selector_all("#board .peg", "(pegs) => pegs.map((p) => p.style.transform)")
+            assert len(pegs) == 4 and all(peg.startswith("translate(") for peg in pegs)
+            context.close()
 
 
 def held_runtime(page) -> list:

@@ -1,0 +1,104 @@
+"""The board's drawing (site_src/app/board_draw.py): its geometry, its markup, the first paint's
+board the build writes into the game page, and the same markup from the browser's MicroPython."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MICROPYTHON_RUNNER = ROOT / "tests" / "conformance" / "micropython.mjs"
+
+sys.path.insert(0, str(ROOT / "site_src" / "app"))
+try:
+    import board_draw
+    from board_draw import COMPACT, GEOMETRIES, WIDE, board_svg, first_paint_markup, hole_xy, size
+finally:
+    sys.path.remove(str(ROOT / "site_src" / "app"))
+
+BOARDS = [(geo["name"], target, lanes) for geo in GEOMETRIES for target in (121, 61) for lanes in (2, 3)]
+GEOMETRY = {geo["name"]: geo for geo in GEOMETRIES}
+
+
+@pytest.mark.parametrize("value,text", [(0, "0"), (-12, "-12"), (2.3, "2.3"), (64.4, "64.4"),
+                                        (84.59999999999999, "84.6"), (6.25, "6.3"), (-0.04, "0"), (-0.05, "-0.1"),
+                                        (-12.5, "-12.5"), (0.95, "1"), (1e-9, "0")])
+def test_a_coordinate_is_written_in_tenths(value, text):
+    assert board_draw.coord(value) == text
+
+
+@pytest.mark.parametrize("name,target,lanes", BOARDS)
+def test_every_hole_is_its_own_and_inside_the_board(name, target, lanes):
+    geo = GEOMETRY[name]
+    width, height = size(geo, lanes, target)
+    holes = [hole_xy(geo, lanes, target, lane, score) for lane in range(lanes) for score in range(-1, target)]
+    assert len(set(holes)) == len(holes) == lanes * (target + 1)
+    assert all(0 < x < width and 0 < y < height for x, y in holes)
+    game = hole_xy(geo, lanes, target, 0, target)
+    assert 0 < game[0] < width and game not in holes
+    markup = board_svg(geo, target, lanes)
+    assert markup.count("<circle cx=") - markup.count('r="' + board_draw.coord(geo["game_r"])) >= len(holes)
+    assert f'viewBox="0 0 {board_draw.coord(width)} {board_draw.coord(height)}"' in markup
+
+
+@pytest.mark.parametrize("name,target,lanes", BOARDS)
+def test_the_track_snakes_through_three_streets_in_groups_of_five(name, target, lanes):
+    geo = GEOMETRY[name]
+    per = board_draw.street_length(target)
+    xs = [hole_xy(geo, lanes, target, 0, score)[0] for score in range(1, target)]
+    first, second, third = xs[:per], xs[per:2 * per], xs[2 * per:]
+    assert first == sorted(first) and third == sorted(third) and second == sorted(second, reverse=True)
+    gaps = [b - a for a, b in zip(first, first[1:])]
+    assert gaps.count(geo["pitch"] + geo["group_gap"]) == per // 5 - 1
+
+
+def test_the_first_paint_board_is_a_new_game_to_121_in_both_geometries():
+    markup = first_paint_markup()
+    svgs = re.findall(r"<svg .*?</svg>", markup)
+    assert [re.search(r'data-geometry="(\w+)"', svg).group(1) for svg in svgs] == ["wide", "compact"]
+    for svg, geo in zip(svgs, (WIDE, COMPACT)):
+        assert svg.startswith(board_svg(geo, 121, 2).split(">", 1)[0].replace(' focusable="false"', ""))
+        ids = re.findall(r'\bid="([^"]+)"', svg)
+        assert sorted(ids) == sorted(["board-wood-" + geo["name"], "board-hole-" + geo["name"]])
+        for lane in (0, 1):  # each lane's front peg in hole 0, its back one in hole -1
+            for which, hole in ((0, 0), (1, -1)):
+                x, y = hole_xy(geo, 2, 121, lane, hole)
+                placed = f'data-peg="{lane}-{which}" transform="translate({board_draw.coord(x)} {board_draw.coord(y)})"'
+                assert placed in svg
+        # The same board the page draws, but for the pegs' places and its label.
+        unplaced = re.sub(r' transform="translate\([^)]*\)"', "", svg)
+        unplaced = re.sub(r' role="img" aria-label="[^"]*"', "", unplaced)
+        assert unplaced == board_svg(geo, 121, 2)
+        assert 'aria-label="Cribbage board, game to 121: You 0, Computer 0."' in svg
+    assert markup.endswith(board_draw.legend_markup(2, ["You", "Computer"]))
+    assert ">You<" in markup and ">Computer<" in markup
+    assert "<" not in board_draw.legend_markup(2).replace("<li", "").replace("</li", "").replace("<span", "") \
+        .replace("</span", "").replace("<ul", "").replace("</ul", "")  # no names but the build's fixed words
+
+
+def test_the_swatches_have_the_pegs_colours_in_the_stylesheet():
+    css = (ROOT / "site_src" / "static" / "board.css").read_text()
+    for lane, (fill, _) in enumerate(board_draw.PEG_COLOURS):
+        assert f'.crib-board-swatch[data-lane="{lane}"] {{ background: {fill}; }}' in css
+
+
+def test_micropython_draws_the_same_boards():
+    program = (
+        "import json\n"
+        "open('/lib/board_draw.py', 'w').write(" + repr((ROOT / "site_src/app/board_draw.py").read_text()) + ")\n"
+        "import board_draw\n"
+        "geos = {g['name']: g for g in board_draw.GEOMETRIES}\n"
+        "for name, target, lanes in json.loads(" + repr(json.dumps(BOARDS)) + "):\n"
+        "    print(json.dumps(board_draw.board_svg(geos[name], target, lanes)))\n"
+        "print(json.dumps(board_draw.first_paint_markup()))\n"
+        "print(json.dumps([board_draw.coord(v) for v in (64.4, 84.59999999999999, 6.25, -0.05, 0.95)]))\n"
+    )
+    run = subprocess.run(["node", str(MICROPYTHON_RUNNER), str(ROOT), program], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    expected = [board_svg(GEOMETRY[name], target, lanes) for name, target, lanes in BOARDS] + [first_paint_markup()]
+    expected.append(["64.4", "84.6", "6.3", "-0.1", "1"])
+    assert [json.loads(line) for line in run.stdout.splitlines()] == expected
