@@ -75,6 +75,8 @@ async def drain():
                 continue
             LIVE_STATE["inbox"].pop(0)
             if sealed:
+                if not LIVE_STATE["inbox"]:  # texts sent together arrive one event each: let the rest come
+                    await asyncio.sleep(0)
                 texts = [text]  # with those that came with it: one call of the engine for them all
                 while LIVE_STATE["inbox"] and friend_seal.is_sealed_message(LIVE_STATE["inbox"][0]):
                     texts.append(LIVE_STATE["inbox"].pop(0))
@@ -121,6 +123,7 @@ async def show_sealed_tables():
             table = SEALED_TABLES[0]
             while S["busy"] or S["waiting"] in HOLD_AT:  # as any move: not while the player is at the show or the go
                 await asyncio.sleep(0.05)
+            await friend_seal.openings_first()
             if friend_seal.is_stale(table):  # the player moved meanwhile: that move's table is newer
                 SEALED_TABLES.pop(0)
                 continue

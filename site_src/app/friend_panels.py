@@ -14,6 +14,7 @@ import asyncio
 import js
 from dom import document
 
+import board
 import bridge
 import friend_seal
 import friend_store
@@ -122,6 +123,7 @@ async def make_invite():
     await draw_qr(address)
     list_games()
     if request["signal"]:
+        board_ahead(entry)
         await friend_seal.prepare(entry)
 
 
@@ -194,6 +196,16 @@ async def take_reply(text, entry=None):
     seat_table(entry, reply)
     await flow(lambda: took(reply))
     return True
+
+
+FRIEND_UNNAMED = "Your friend"  # on the board until the reply names the friend
+
+
+def board_ahead(entry):
+    """A live game's board (its players and target) drawn while its invitation or its reply
+    waits, so that its first table, which comes the moment the cards do, finds it drawn (the
+    friend's name, once the reply gives it, changes only the legend)."""
+    board.render("#board", [name or FRIEND_UNNAMED for name in entry["names"]], entry["target"])
 
 
 async def is_opened(link):
@@ -281,27 +293,35 @@ async def accept():
     show_panel("friend-replied")
     list_games()
     if request["signal"]:
+        board_ahead(entry)
         await friend_seal.prepare(entry)  # a live game is sealed: its first hand's masks, ahead
+
+
+LISTED = []  # the rows the list shows: (id, friend's name, whose turn), redrawn only when they change
 
 
 def list_games():
     """The friend games kept on this device, each with whose turn it is, in the setup form."""
+    rows = []
+    for entry in friend_store.entries():
+        names = entry.get("names") or ["", ""]
+        rows.append((entry["id"], names[1 - entry["seat"]] or "a friend", entry.get("turn") or ""))
+    if rows == LISTED:
+        return
+    LISTED[:] = rows
     box = q("friend-games")
     box.replaceChildren()
-    games = friend_store.entries()
-    for entry in games:
-        names = entry.get("names") or ["", ""]
-        friend = names[1 - entry["seat"]] or "a friend"
+    for game_id, friend, turn in rows:
         item = make("li", "friend-game")
         button = make("button", "button button-secondary friend-open", "Open")
         button.setAttribute("type", "button")
-        button.setAttribute("data-friend", entry["id"])
+        button.setAttribute("data-friend", game_id)
         button.setAttribute("aria-label", "Open the game with " + friend)
         item.appendChild(make("span", "friend-game-name", "With " + friend + ": "))
-        item.appendChild(make("span", "friend-game-turn", entry.get("turn") or ""))
+        item.appendChild(make("span", "friend-game-turn", turn))
         item.appendChild(button)
         box.appendChild(item)
-    shown("friend-games", bool(games))
+    shown("friend-games", bool(rows))
 
 
 def on_games_click(event):

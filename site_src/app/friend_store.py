@@ -29,15 +29,32 @@ ENTRY_TEXTS = ("id", "invite", "secret")
 GAMES_RESET = "Your friend games could not be read." + local_storage.KEPT_ASIDE
 
 
+_READ = {"text": None, "games": {}}
+"""The games' text as last read or written here, parsed: read again only when the stored text
+differs (another tab wrote it), since a sealed game's entry grows with every move of it."""
+
+
+def _copy(value):
+    """A copy of parsed JSON that the caller may change without changing the kept one."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
 def _games():
-    text, data = local_storage.read_json(KEY_GAMES, GAMES_RESET)
-    if text is None:
-        return {}
-    games = data.get("games") if isinstance(data, dict) and data.get("v") == VERSION else None
-    if not isinstance(games, dict):
-        local_storage.keep_aside(KEY_GAMES, text, GAMES_RESET)
-        return {}
-    return {k: e for k, e in games.items() if is_entry(e) and e["id"] == k}
+    if local_storage.read(KEY_GAMES) != _READ["text"] or _READ["text"] is None:
+        text, data = local_storage.read_json(KEY_GAMES, GAMES_RESET)
+        if text is None:
+            return {}
+        games = data.get("games") if isinstance(data, dict) and data.get("v") == VERSION else None
+        if not isinstance(games, dict):
+            local_storage.keep_aside(KEY_GAMES, text, GAMES_RESET)
+            return {}
+        _READ["text"] = text
+        _READ["games"] = {k: e for k, e in games.items() if is_entry(e) and e["id"] == k}
+    return _copy(_READ["games"])
 
 
 def is_entry(entry):
@@ -71,7 +88,16 @@ def put(entry):
     if len(games) > MAX_GAMES:
         keep = sorted(games.values(), key=lambda e: (-(e.get("time") or 0), e["id"]))[:MAX_GAMES]
         games = {e["id"]: e for e in keep}
-    return local_storage.write(KEY_GAMES, local_storage.dumps({"v": VERSION, "games": games}))
+    return _write(games)
+
+
+def _write(games):
+    text = local_storage.dumps({"v": VERSION, "games": games})
+    if not local_storage.write(KEY_GAMES, text):
+        return False
+    _READ["text"] = text
+    _READ["games"] = _copy(games)
+    return True
 
 
 def save_game(game_id, game_json, meta, turn):
@@ -90,7 +116,7 @@ def remove(game_id):
     games = _games()
     if game_id in games:
         games.pop(game_id)
-        local_storage.write(KEY_GAMES, local_storage.dumps({"v": VERSION, "games": games}))
+        _write(games)
 
 
 def set_current(game_id):

@@ -135,8 +135,12 @@ def open_pair(browser, base_url, phone=False, slow_seal=False):
     return pages, watches, contexts
 
 
-def invite_and_accept(ann, bob, target="61"):
-    """Ann invites from the game page, Bob accepts from the link, Ann pastes the reply."""
+BOARD_NAMES = "() => [...document.querySelectorAll('#board .crib-board-name')].map((e) => e.textContent).join(',')"
+
+
+def invite_and_accept(ann, bob, target="61", live=False):
+    """Ann invites from the game page, Bob accepts from the link, Ann pastes the reply. ``live``:
+    Bob's page draws the game's board (the players, the target) while his reply waits."""
     ann.goto("/")
     ui_ready(ann)
     engine_ready(ann)
@@ -155,6 +159,9 @@ def invite_and_accept(ann, bob, target="61"):
     bob.click("#friend-accept")
     bob.wait_for_function("document.getElementById('friend-reply-out').value.length > 0")
     reply = bob.input_value("#friend-reply-out")
+    if live:
+        bob.wait_for_function(f"({BOARD_NAMES})() === 'Ann,Bob'")
+        assert bob.locator("#board .board-holes circle").count() == 2 * (int(target) - 1 + 2)
     ann.fill("#friend-reply-in", reply)
     ann.click("#friend-connect")
     return invite, reply
@@ -366,7 +373,7 @@ def test_a_whole_friend_game_live_reloaded_and_dropped_and_resumed(live_browser,
     """Live over a direct connection, with a reload of each side mid-hand and a dropped connection,
     each time connected again with fresh codes; both records are the same at the end."""
     (ann, bob), watches, contexts = open_pair(live_browser, base_url, phone=True, slow_seal=True)
-    invite_and_accept(ann, bob)
+    invite_and_accept(ann, bob, live=True)
     ann.wait_for_selector("#game[data-await='discard']", state="attached")
     bob.wait_for_function("['friend', 'discard'].includes(document.getElementById('game').dataset.await)")
     assert "Connected live to Bob" in ann.inner_text("#friend-connection")

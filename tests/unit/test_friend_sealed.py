@@ -148,15 +148,22 @@ def test_before_the_first_hand_is_read_each_table_shows_the_cut_and_the_deal_wit
     assert again["view"]["sealing"] and again["events"] == early_tables[1]["events"]
 
 
-def test_a_game_begun_without_its_face_down_table_gives_it_when_asked_until_the_cards_are_read():
+def _inviter_dealt(seed):
+    """(invite, reply, the inviter's last answer, all she sent): her game begun in a fresh worker
+    and her shuffle done (not worked out ahead here)."""
     invite, reply = _texts()
     friend_sealed._HELD.clear()
     ann = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": A,
-                               "seal_secret": derive_seed("ask", "s0")})
+                               "seal_secret": derive_seed(seed, "s0")})
     sent = ann["send"]
-    while ann["work"]:  # her shuffle (not worked out ahead here)
+    while ann["work"]:
         ann = friend_sealed.work({"game": ann["game"]})
         sent += ann["send"]
+    return invite, reply, ann, sent
+
+
+def test_a_game_begun_without_its_face_down_table_gives_it_when_asked_until_the_cards_are_read():
+    invite, reply, ann, sent = _inviter_dealt("ask")
     friend_sealed.prepare({"seat": 1})  # the friend's masks ahead (for a secret of its own)
     bob = friend_sealed.join({"invite": invite, "reply": reply, "secret": B, "messages": sent,
                               "seal_secret": derive_seed("ask", "s1")})
@@ -172,6 +179,21 @@ def test_a_game_begun_without_its_face_down_table_gives_it_when_asked_until_the_
     assert friend_sealed.preview({"game": ann["game"]})["table"] is None  # her cards are read
     with pytest.raises(friend.FriendError, match="seat is 0"):
         friend_sealed.prepare({"seat": 2})
+
+
+def test_the_inviter_owes_the_openings_from_reading_her_cards_until_she_has_sent_them():
+    invite, reply, ann, sent = _inviter_dealt("owes")
+    assert not ann["owes"]
+    bob = friend_sealed.join({"invite": invite, "reply": reply, "secret": B, "messages": sent,
+                              "seal_secret": derive_seed("owes", "s1")})
+    assert not bob["owes"]  # the friend never opens the inviter's six
+    head = [t for t in bob["send"] if '"s":"head"' in t]
+    before = [t for t in bob["send"] if t not in head]
+    ann = friend_sealed.receive({"game": ann["game"], "messages": before})  # his masked six still on their way
+    assert ann["table"]["view"]["hand"] and ann["owes"]
+    assert not any('"s":"open"' in t for t in ann["send"])
+    ann = friend_sealed.receive({"game": ann["game"], "messages": head})
+    assert not ann["owes"] and any('"s":"open"' in t for t in ann["send"])
 
 
 def test_messages_lost_while_the_connection_was_down_are_sent_again():
