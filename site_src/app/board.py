@@ -23,7 +23,8 @@ aria-label stating both scores, updated on every change.
 from dom import create_proxy, document, window
 
 import bridge
-from board_draw import COMPACT, COMPACT_QUERY, SKUNK_LINES, WIDE, board_svg, coord, hole_xy, legend_markup
+from board_draw import (COMPACT, COMPACT_QUERY, SKUNK_LINES, WIDE, board_svg, coord, hole_xy, label_text,
+                        legend_markup)
 
 BOARD_CSS = "static/board.css"
 FIRST_PAINT = "data-first-paint"
@@ -215,12 +216,7 @@ def _place_all(animate, fresh=False):
 
 def _label():
     """Update the accessible label and the legend with the current scores."""
-    names = _board["names"]
-    parts = []
-    for lane in range(_lanes()):
-        name = names[lane] if lane < len(names) else "Player " + str(lane + 1)
-        parts.append(name + " " + str(_board["scores"][lane]))
-    text = "Cribbage board, game to " + str(_board["target"]) + ": " + ", ".join(parts) + "."
+    text = label_text(_board["target"], _board["names"], _board["scores"][:_lanes()])
     if _board["svg"] is not None:
         _board["svg"].setAttribute("aria-label", text)
     legend = _board["legend"]

@@ -94,19 +94,30 @@ def line_x(geo, lanes, target, score):
     return (a + b) / 2
 
 
-def board_svg(geo, target, lanes, pegs_at_start=False):
+def label_text(target, names, scores):
+    """What the board says to a screen reader: the target and each lane's name and score."""
+    parts = []
+    for lane, score in enumerate(scores):
+        name = names[lane] if lane < len(names) else "Player " + str(lane + 1)
+        parts.append(name + " " + str(score))
+    return "Cribbage board, game to " + str(target) + ": " + ", ".join(parts) + "."
+
+
+def board_svg(geo, target, lanes, pegs_at_start=False, label=None):
     """The board's SVG markup in geometry ``geo`` (WIDE or COMPACT) for ``lanes`` players (numbers
     and fixed words only). The pegs are drawn at the origin, for the page to place; with
     ``pegs_at_start`` each lane's front peg stands in hole 0 and its back one in hole -1, as a new
-    game starts (the first paint's board, before the page's Python places them)."""
+    game starts, and ``label`` (fixed words) makes it an image with that label: the first paint's
+    board, before the page's Python places the pegs and says the players' names."""
     width, height = size(geo, lanes, target)
     per = street_length(target)
     left = geo["pad_x"] + geo["start_w"]
     sw = street_width(geo, target)
     out = []
     add = out.append
-    add('<svg xmlns="' + SVG_NS + '" class="crib-board-svg" data-geometry="' + geo["name"] + '" viewBox="0 0 ' + coord(width) + " "
-        + coord(height) + '" preserveAspectRatio="xMidYMid meet" focusable="false">')
+    add('<svg xmlns="' + SVG_NS + '" class="crib-board-svg" data-geometry="' + geo["name"] + '" viewBox="0 0 '
+        + coord(width) + " " + coord(height) + '" preserveAspectRatio="xMidYMid meet" focusable="false"'
+        + ("" if label is None else ' role="img" aria-label="' + label + '"') + ">")
     wood = "board-wood-" + geo["name"]  # ids of its own: the first paint holds both geometries
     hole = "board-hole-" + geo["name"]
     add('<defs><linearGradient id="' + wood + '" x1="0" y1="0" x2="0" y2="1">'
@@ -230,10 +241,9 @@ def first_paint_markup():
     """The board of a new game against the computer to 121, in both geometries (board.css shows
     the one for the width) with its legend: what the build writes into the game page, so that
     its first paint shows the board the page's Python then takes over (board.py)."""
+    label = label_text(121, FIRST_PAINT_NAMES, [0, 0])
     frames = []
     for geo in GEOMETRIES:
-        svg = board_svg(geo, 121, 2, pegs_at_start=True)
-        label = ("Cribbage board, game to 121: " + FIRST_PAINT_NAMES[0] + " 0, " + FIRST_PAINT_NAMES[1] + " 0.")
-        svg = svg.replace(' focusable="false">', ' focusable="false" role="img" aria-label="' + label + '">', 1)
+        svg = board_svg(geo, 121, 2, pegs_at_start=True, label=label)
         frames.append('<div class="crib-board-frame" data-geometry="' + geo["name"] + '">' + svg + "</div>")
     return "".join(frames) + legend_markup(2, FIRST_PAINT_NAMES)

@@ -44,7 +44,7 @@ def _copy(value):
 
 
 def _games():
-    if local_storage.read(KEY_GAMES) != _READ["text"] or _READ["text"] is None:
+    if local_storage.read(KEY_GAMES) != _READ["text"]:
         text, data = local_storage.read_json(KEY_GAMES, GAMES_RESET)
         if text is None:
             return {}

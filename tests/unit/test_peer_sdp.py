@@ -4,23 +4,16 @@ results in the browser's MicroPython."""
 
 import json
 import random
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.unit.app_python import import_app, needs_node, run_in_micropython
+
 FIXTURES = Path(__file__).resolve().parent / "peer_sdp_fixtures"
-MICROPYTHON_RUNNER = ROOT / "tests" / "conformance" / "micropython.mjs"
 URL_SAFE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
 
-sys.path.insert(0, str(ROOT / "site_src" / "app"))
-try:
-    import peer_sdp
-finally:
-    sys.path.remove(str(ROOT / "site_src" / "app"))
+peer_sdp = import_app("peer_sdp")
 
 
 def fixture(name):
@@ -259,8 +252,7 @@ def test_every_head_letter_combination_is_checked():
             assert status == ("ok" if valid else "error"), (kind, setup, found)
 
 
-@pytest.mark.skipif(shutil.which("node") is None or not (ROOT / "node_modules").is_dir(),
-                    reason="node and node_modules are needed to run the browser's MicroPython")
+@needs_node
 def test_micropython_gives_the_same_codes_descriptions_and_messages():
     sdps = {name: fixture(name) for name, _ in CAPTURED}
     extra = with_candidates(fixture("chromium-ip-offer.sdp"), [
@@ -273,9 +265,6 @@ def test_micropython_gives_the_same_codes_descriptions_and_messages():
     bad = ["", "hello", good[:-1], "2" + good[1:], good.replace("1oa", "1aa", 1), "A" * 2000,
            signed("1oa.abcd.abcdefghijklmnopqrstuvwxyz.AAAA.AAAA")]
     program = (
-        "import json, sys\n"
-        "open('/lib/peer_sdp.py', 'w').write(" + repr((ROOT / "site_src/app/peer_sdp.py").read_text()) + ")\n"
-        "import peer_sdp\n"
         "sdps = json.loads(" + repr(json.dumps(sdps)) + ")\n"
         "for name in sorted(sdps):\n"
         "    text = peer_sdp.compact_description(sdps[name])\n"
@@ -288,13 +277,11 @@ def test_micropython_gives_the_same_codes_descriptions_and_messages():
         "    except ValueError as error:\n"
         "        print(json.dumps(['bad', text[:20], str(error)]))\n"
     )
-    run = subprocess.run(["node", str(MICROPYTHON_RUNNER), str(ROOT), program], capture_output=True, text=True,
-                         timeout=120)
-    assert run.returncode == 0, run.stderr[-2000:]
+    printed = run_in_micropython("peer_sdp", program)
     expected = []
     for name in sorted(sdps):
         text = peer_sdp.compact_description(sdps[name])
         expected.append([name, text, peer_sdp.expand_description(text, name.split("-")[-1][:-4])])
     for text in bad:
         expected.append(["bad", text[:20], outcome(text, "offer")[1] if outcome(text, "offer")[0] == "error" else "ok"])
-    assert [json.loads(line) for line in run.stdout.splitlines()] == expected
+    assert printed == expected
