@@ -76,11 +76,14 @@ def read_invite(request: dict) -> dict:
 
 
 def accept(request: dict) -> dict:
-    """The friend's reply to ``invite``: ``name``, the connection answer ``signal`` (or null)."""
+    """The friend's reply to ``invite``: ``name``, the connection answer ``signal`` (or null).
+    The answer's ``hello`` is the friend's greeting while it has no game (``hello``'s message for
+    no move held), for the page to send as the connection opens without asking again."""
     found = friend.read_invite(request.get("invite"))
     secret = _secret(request)
     text = friend.make_reply(found, request.get("name"), secret, request.get("signal"))
-    return {"reply": text, "secret": secret, "id": found["id"], "length": len(text)}
+    return {"reply": text, "secret": secret, "id": found["id"], "length": len(text),
+            "hello": friend.hello_message(found["id"], 0)}
 
 
 def read_reply(request: dict) -> dict:

@@ -16,6 +16,7 @@ import friend_seal
 import friend_store
 from friend_seat import (CONNECT_MARK, LIVE_STATE, PLAY_MARK, adopt, is_live, other_name, page_address,
                          parts, refuse, say_connection, send, settle, show_setup_note)
+import peer_sdp
 from peer_link import LinkError, PeerLink
 from table.flow import flow
 from table.state import S, make, q, shown
@@ -24,7 +25,6 @@ CHAT_KEEP = 50
 HOLD_AT = ("next", "go")  # stops the player clicks past: the friend's next move waits for the click
 CHAT_MARK = '"t":"chat"'  # how a chat line looks on its way (the engine checks what it really is)
 SEND_FIRST = "Send the link below."  # before "Waiting for Bob to discard…" when the game goes by link
-ANSWER_CODE = "1a"  # how an answer's connection code starts (peer_sdp: its version, then "a")
 NO_OFFER = ("That code answers a connection code this page has not made, or has already used: "
             "press Connect live for a new one.")
 
@@ -170,6 +170,10 @@ async def greet():
         except bridge.EngineError as error:
             refuse(error.message)
         return
+    made = LIVE_STATE["hello"]
+    if S["game"] is None and made is not None and made[0] == S["friend"]["id"]:
+        send([made[1]])  # made with the reply: the worker stays free for the inviter's first messages
+        return
     try:
         out = await bridge.call("friend_hello", dict(parts(), game=S["game"]))
     except bridge.EngineError as error:
@@ -256,7 +260,7 @@ async def open_connection(text):
     link = LIVE_STATE["link"]
     hide_code()
     try:
-        if text.startswith(ANSWER_CODE):
+        if peer_sdp.is_code_start(text) and text[1] == "a":  # an answer (of any version: it says which)
             if link is None or link.role != "offer" or link.accepted or link.is_open():
                 q("friend-paste-message").textContent = NO_OFFER
                 return

@@ -186,7 +186,7 @@ async def take_reply(text, entry=None):
         ahead = asyncio.create_task(friend_seal.begin_ahead())  # in the worker while the connection opens
         await connect(link, found["signal"])
         answer = await ahead
-        if await is_opened(link):
+        if await link.wait_open(OPEN_WAIT):
             q("friend-sent-status").textContent = SEALING
             show_sealed(friend_seal.begin(answer))
             bridge.launch(friend_seal.preview_later(show_sealed))  # the deal face down, if the cards are slow
@@ -206,17 +206,6 @@ def board_ahead(entry):
     waits, so that its first table, which comes the moment the cards do, finds it drawn (the
     friend's name, once the reply gives it, changes only the legend)."""
     board.render("#board", [name or FRIEND_UNNAMED for name in entry["names"]], entry["target"])
-
-
-async def is_opened(link):
-    """Wait a while for the connection to open; True if it did."""
-    for _ in range(OPEN_WAIT * 50):
-        if link.is_open():
-            return True
-        if link.state in ("failed", "closed"):
-            return False
-        await asyncio.sleep(0.02)
-    return link.is_open()
 
 
 async def show_invitation(text):
@@ -283,6 +272,7 @@ async def accept():
              "muggins": found["muggins"], "game": None, "meta": None, "turn": "Waiting for the first move"}
     friend_store.put(entry)
     S["friend"] = dict(entry)
+    LIVE_STATE["hello"] = (made["id"], made["hello"])  # sent as the connection opens (greet)
     q("friend-reply-out").value = page_address() + REPLY_MARK + made["reply"]
     q("friend-replied-text").textContent = (
         "Send this reply back to " + found["name"] + ". When " + found["name"]

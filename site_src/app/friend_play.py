@@ -21,6 +21,7 @@ from dom import create_proxy, window
 import bridge
 import friend_seal
 import friend_store
+import peer_sdp
 from friend_live import on_chat, on_friend_turn, on_mute, on_phrase, on_reconnect, open_connection
 from friend_panels import (invite_again, list_games, on_accept, on_back, on_friend_button, on_games_click, on_make,
                            on_network_change, on_reply_submit, open_entry, show_invitation, take_reply)
@@ -71,7 +72,7 @@ async def open_text(text, message=None):
         await open_reply(text[text.rfind("fr1."):])
     elif "c1." in text:
         await open_move(text[text.rfind("c1."):])
-    elif CONNECT_MARK in text or text.startswith(("1o", "1a")):
+    elif CONNECT_MARK in text or peer_sdp.is_code_start(text):
         await open_connection(text[text.find(CONNECT_MARK) + len(CONNECT_MARK):] if CONNECT_MARK in text else text)
     elif message is not None:
         message.textContent = "That is not a link or code from a friend game."

@@ -24,9 +24,10 @@ SAME_NETWORK = ("Live play needs both devices on the same network; "
 LIVE = "Connected live to {}: moves arrive as they are made."
 BY_LINK = "Playing {} by link: after each of your moves, send the link below."
 
-LIVE_STATE = {"link": None, "inbox": [], "draining": False, "muted": False}
+LIVE_STATE = {"link": None, "inbox": [], "draining": False, "muted": False, "hello": None}
 """The page's direct connection (a peer_link.PeerLink, or None), the messages waiting to be taken,
-and whether the friend's chat is muted."""
+whether the friend's chat is muted, and the friend's greeting while it has no game (its game id
+and text, made with its reply)."""
 
 
 def parts():
@@ -67,9 +68,8 @@ def is_live():
 def send(messages):
     """Messages to the other page, over the connection if it is open."""
     link = LIVE_STATE["link"]
-    for text in messages or []:
-        if link is not None and link.is_open():
-            link.send(text)
+    if messages and link is not None and link.is_open():
+        link.send_all(messages)  # together: the other page takes them in one go
 
 
 def seat_table(entry, reply):

@@ -11,6 +11,7 @@ are on the same network.
     reply = await friend.answer(invite)          # the friend's page: compact answer text
     await link.accept(reply)                     # back at the inviter: the channel opens
     link.send('{"type": "chat"}')                # True if it went out
+    link.send_all([first, second])               # in order, in as few messages as fit
 
 ``state`` is one of STATES. ``on_state(state, reason)`` is called on every change; ``reason`` is
 a sentence for the player when the state is "failed" (or "closed" by the other side), else "".
@@ -23,6 +24,11 @@ thrown by JavaScript inside a call from MicroPython cannot be caught in Python h
 measure each incoming message before it crosses into Python: one longer than
 ``max_message`` characters, or one that is not text, is dropped there and reported through
 ``on_error(reason)``; the channel stays open.
+
+Texts sent together (``send_all``) travel in one message, joined by newlines (a text holds none:
+the pages send JSON), and arrive as one ``on_message`` call each, in order: the other page takes
+them in one go instead of starting on the first before the rest has come. The compact codes'
+version (peer_sdp.VERSION) names this framing, so two pages that frame differently never connect.
 """
 
 import json
@@ -35,6 +41,7 @@ import peer_sdp
 STATES = ("new", "connecting", "open", "closed", "failed")
 CHANNEL_LABEL = "cribbage"
 MAX_MESSAGE = 64 * 1024  # characters of one incoming or outgoing message
+SEPARATOR = "\n"  # between the texts of one message (send_all)
 GATHER_TIMEOUT_MS = 5000  # candidates gathered by then go into the description
 CONNECT_TIMEOUT_MS = 15000  # from applying the answer to the channel open
 ICE_URL_PREFIXES = ("stun:", "stuns:")
@@ -63,8 +70,8 @@ JS = js.Function.new("""
   const bind = (link, channel) => {
     link.channel = channel;
     channel.binaryType = "arraybuffer";
-    channel.onopen = () => { link.opened = true; clearTimeout(link.timer); link.report("open", ""); };
-    channel.onclose = () => link.report("close", "");
+    channel.onopen = () => { link.opened = true; clearTimeout(link.timer); link.report("open", ""); link.settle(); };
+    channel.onclose = () => { link.report("close", ""); link.settle(); };
     channel.onerror = (event) => link.report("error", String(event.error && event.error.message || ""));
     channel.onmessage = (event) => {
       // Measured here: a string crosses into MicroPython whole, so a huge one never crosses.
@@ -79,8 +86,12 @@ JS = js.Function.new("""
       // A link {pc, channel, ...}, or null when this browser has no usable RTCPeerConnection.
       try {
         const pc = new RTCPeerConnection({iceServers: JSON.parse(servers)});
-        const link = {pc, channel: null, limit, report, opened: false, timer: 0};
-        pc.addEventListener("connectionstatechange", () => link.report("connection", String(pc.connectionState)));
+        const link = {pc, channel: null, limit, report, opened: false, timer: 0, settle: null, settled: null};
+        link.settled = new Promise((resolve) => { link.settle = resolve; });
+        pc.addEventListener("connectionstatechange", () => {
+          link.report("connection", String(pc.connectionState));
+          if (pc.connectionState === "failed" || pc.connectionState === "closed") link.settle();
+        });
         pc.addEventListener("datachannel", (event) => bind(link, event.channel));
         return link;
       } catch (error) { fail("RTCPeerConnection", error); return null; }
@@ -111,9 +122,13 @@ JS = js.Function.new("""
         await link.pc.setRemoteDescription({type: "answer", sdp});
       } catch (error) { return fail("remote answer", error); }
       if (!link.opened) {
-        link.timer = setTimeout(() => { if (!link.opened) link.report("timeout", ""); }, ms);
+        link.timer = setTimeout(() => { if (!link.opened) { link.report("timeout", ""); link.settle(); } }, ms);
       }
       return "{}";
+    },
+    settled(link, ms) {
+      // Resolves once the channel opened or the connection ended, or after ms.
+      return Promise.race([link.settled, new Promise((resolve) => setTimeout(resolve, ms))]);
     },
     send(link, text) {
       try {
@@ -126,6 +141,7 @@ JS = js.Function.new("""
       try {
         clearTimeout(link.timer);
         link.report = () => {};
+        link.settle();
         if (link.channel) link.channel.close();
         link.pc.close();
       } catch (error) { fail("close", error); }
@@ -221,11 +237,12 @@ class PeerLink:
         timeout and connection (the RTCPeerConnection's connectionState)."""
         kind, detail = str(kind), str(detail)
         if kind == "message":
-            if self.on_message is not None and self.state == "open":
-                try:
-                    self.on_message(detail)
-                except Exception as error:
-                    _log("PeerLink on_message handler raised:", error)
+            for text in detail.split(SEPARATOR):
+                if self.on_message is not None and self.state == "open" and text:
+                    try:
+                        self.on_message(text)
+                    except Exception as error:
+                        _log("PeerLink on_message handler raised:", error)
         elif kind in ("too_large", "not_text"):
             self._error(TOO_LARGE if kind == "too_large" else NOT_TEXT)
         elif kind == "open":
@@ -297,11 +314,35 @@ class PeerLink:
         if "error" in reply:
             raise self._fail(NOT_USABLE)
 
+    async def wait_open(self, seconds):
+        """Wait until the channel opens or the connection ends (at most ``seconds``); True if open."""
+        if self.state == "connecting" and self._link is not None:
+            await JS.settled(self._link, int(seconds * 1000))
+        return self.is_open()
+
     def send(self, text):
-        """Send one text message; True if it went out (the link is open and the text fits)."""
-        if self.state != "open" or not isinstance(text, str) or len(text) > self.max_message:
+        """Send one text; True if it went out (the link is open, and the text fits and has no newline)."""
+        return self.send_all([text])
+
+    def send_all(self, texts):
+        """Send texts in order, those that fit together in one message (``SEPARATOR`` between
+        them); True if every one went out. A text that is not a string, holds a newline or is
+        longer than ``max_message`` is not sent."""
+        if self.state != "open":
             return False
-        return bool(JS.send(self._link, text))
+        sent = True
+        frame = ""
+        for text in texts:
+            if not isinstance(text, str) or SEPARATOR in text or not text or len(text) > self.max_message:
+                sent = False
+                continue
+            if frame and len(frame) + len(SEPARATOR) + len(text) > self.max_message:
+                sent = bool(JS.send(self._link, frame)) and sent
+                frame = ""
+            frame = frame + SEPARATOR + text if frame else text
+        if frame:
+            sent = bool(JS.send(self._link, frame)) and sent
+        return sent
 
     def close(self):
         """Close the connection (the other side sees it closed); the state becomes "closed"."""

@@ -12,7 +12,9 @@ everything else is the same for every data-channel-only connection and is rebuil
 The compact text (URL-safe: letters, digits, ``-``, ``_`` and ``.``) is six fields joined by
 ``.``:
 
-1. ``1`` (format version), then ``o`` (offer) or ``a`` (answer), then the setup role:
+1. ``2`` (the connection's version: this format, and several texts to one message as
+   peer_link frames them; version 1 sent each text alone), then ``o`` (offer) or ``a`` (answer),
+   then the setup role:
    ``a`` actpass, ``c`` active, ``p`` passive;
 2. the ICE user fragment and 3. the ICE password, their ``+`` and ``/`` written ``-`` and ``_``
    (ICE's characters are exactly base64's, so this is one to one);
@@ -31,7 +33,7 @@ Bad text raises ValueError with a short message fit to show the player.
 
 import hashlib
 
-VERSION = "1"
+VERSION = "2"
 KINDS = {"offer": "o", "answer": "a"}
 SETUP_ROLES = {"actpass": "a", "active": "c", "passive": "p"}
 MAX_TEXT = 1000  # characters of compact text accepted; a real one is 100-350
@@ -400,6 +402,11 @@ def _parse(text):
     if len(fingerprint) != FINGERPRINT_BYTES:
         raise ValueError(DAMAGED)
     return head[1], setup, ufrag, pwd, fingerprint, _read_candidates(_b64_decode(fields[4]))
+
+
+def is_code_start(text):
+    """True for text that starts as a compact code of any version does (``1o``, ``2a``...)."""
+    return isinstance(text, str) and len(text) >= 2 and text[0] in "0123456789" and text[1] in "oa"
 
 
 def expand_description(text, kind):

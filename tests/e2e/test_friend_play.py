@@ -28,7 +28,8 @@ ACTIONS = ("discard", "play", "go", "next", "claim")
 GAME_SECONDS = 300
 LIVE_TEXT = "Connected live to"
 # Test-only: every data channel a page opens, so that a test can drop the connection under it,
-# and every message the page received over one (kept across reloads of the tab).
+# and every text the page received over one (kept across reloads of the tab; texts sent together
+# share a message, a newline between them: peer_link.SEPARATOR).
 CHANNEL_WATCH = """
 (() => {
   const Original = window.RTCPeerConnection;
@@ -38,7 +39,7 @@ CHANNEL_WATCH = """
   const watch = (channel) => {
     window.__channels.push(channel);
     channel.addEventListener("message", (event) => {
-      window.__received.push(String(event.data));
+      for (const text of String(event.data).split("\\n")) window.__received.push(text);
       sessionStorage.setItem("__received", JSON.stringify(window.__received));
     });
   };

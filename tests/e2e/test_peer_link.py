@@ -202,6 +202,8 @@ def test_peer_link_connects_two_pages_and_carries_messages_both_ways(two_pages, 
     print(f"\nPeerLink: offer {len(offer)}, answer {len(answer)} characters; "
           f"answer applied -> open {inviter.inner_text('#timing')} ms")
     assert states(inviter) == ["connecting|", "open|"] and states(friend) == ["connecting|", "open|"]
+    inviter.wait_for_function("document.getElementById('waited').textContent.length > 0")
+    assert inviter.inner_text("#waited") == "True|open"
 
     inviter.fill("#input", '{"type": "chat", "text": "good luck <b>&amp;</b>"}')
     inviter.click("#send")
@@ -213,6 +215,20 @@ def test_peer_link_connects_two_pages_and_carries_messages_both_ways(two_pages, 
     assert inviter.inner_text("#messages").strip() == "nice hand ♥"
     assert inviter.inner_text("#sent") == "True"
 
+    # Texts sent together go in one message of the channel, and arrive one by one, in order.
+    friend.evaluate("""() => { const send = RTCDataChannel.prototype.send; window.__frames = [];
+      RTCDataChannel.prototype.send = function (data) { window.__frames.push(String(data)); return send.call(this, data); }; }""")
+    friend.fill("#input", '{"n":1}|{"n":2}|{"n":3}')
+    friend.click("#send-together")
+    inviter.wait_for_function("document.getElementById('messages').textContent.includes('{\"n\":3}')")
+    assert friend.evaluate("window.__frames") == ['{"n":1}\n{"n":2}\n{"n":3}']
+    assert inviter.inner_text("#messages").splitlines() == ["nice hand ♥", '{"n":1}', '{"n":2}', '{"n":3}']
+    friend.fill("#input", "one|two\nlines")  # a text that holds a newline is not sent; the rest is
+    friend.click("#send-together")
+    friend.wait_for_function("document.getElementById('sent').textContent === 'False'")
+    inviter.wait_for_function("document.getElementById('messages').textContent.includes('one')")
+    assert friend.evaluate("window.__frames")[-1] == "one"
+
     # A message past the limit is dropped before it reaches Python; the link stays open.
     friend.click("#send-huge")
     inviter.wait_for_function("document.getElementById('errors').textContent.length > 0")
@@ -220,7 +236,8 @@ def test_peer_link_connects_two_pages_and_carries_messages_both_ways(two_pages, 
     friend.fill("#input", "still here")
     friend.click("#send")
     inviter.wait_for_function("document.getElementById('messages').textContent.includes('still here')")
-    assert inviter.inner_text("#messages").splitlines() == ["nice hand ♥", "still here"]
+    assert inviter.inner_text("#messages").splitlines() == ["nice hand ♥", '{"n":1}', '{"n":2}', '{"n":3}', "one",
+                                                              "still here"]
 
     # PeerLink.send itself refuses a message past the limit.
     inviter.evaluate("(n) => { document.getElementById('input').value = 'y'.repeat(n); }", 64 * 1024 + 1)

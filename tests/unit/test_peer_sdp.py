@@ -181,12 +181,21 @@ def test_bad_codes_get_short_clear_messages():
     assert outcome(None, "offer") == ("error", peer_sdp.NOT_A_CODE)
     assert outcome(b"1oa", "offer") == ("error", peer_sdp.NOT_A_CODE)
     assert outcome("A" * 5000, "offer") == ("error", peer_sdp.TOO_LONG)
-    assert outcome("2" + good[1:], "offer") == ("error", peer_sdp.WRONG_VERSION)
+    assert outcome("1" + good[1:], "offer") == ("error", peer_sdp.WRONG_VERSION)  # version 1: one text per message
     assert outcome(good[:-10], "offer") == ("error", peer_sdp.DAMAGED)
     assert outcome(good.replace(".", "..", 1), "offer") == ("error", peer_sdp.DAMAGED)
     for message in (peer_sdp.NOT_A_CODE, peer_sdp.DAMAGED, peer_sdp.TOO_LONG, peer_sdp.WRONG_VERSION,
                     peer_sdp.NOT_OFFER, peer_sdp.NOT_ANSWER):
         assert len(message) < 90 and message.endswith(".") and "\n" not in message
+
+
+def test_a_code_of_any_version_is_known_as_one_so_an_old_one_gets_the_version_message():
+    good = peer_sdp.compact_description(fixture("chromium-mdns-offer.sdp"))
+    assert good.startswith(peer_sdp.VERSION + "o")
+    for text in (good, "1" + good[1:], "1aa.x", "2ap"):
+        assert peer_sdp.is_code_start(text), text
+    for text in ("", "1", "hello", "fi1.abc", "o1", None, "1x"):
+        assert not peer_sdp.is_code_start(text), text
 
 
 @pytest.mark.parametrize("name, kind", CAPTURED)
@@ -246,7 +255,7 @@ def test_every_head_letter_combination_is_checked():
     good = peer_sdp.compact_description(fixture("chromium-mdns-answer.sdp")).split(".")
     for kind in "oax":
         for setup in "acpx":
-            text = signed(".".join(["1" + kind + setup] + good[1:5]))
+            text = signed(".".join([peer_sdp.VERSION + kind + setup] + good[1:5]))
             status, found = outcome(text, "offer" if kind == "o" else "answer")
             valid = (kind == "o" and setup == "a") or (kind == "a" and setup in "cp")
             assert status == ("ok" if valid else "error"), (kind, setup, found)
@@ -262,8 +271,8 @@ def test_micropython_gives_the_same_codes_descriptions_and_messages():
         "6 1 udp 1686052607 203.0.113.6 61000 typ srflx raddr 0.0.0.0 rport 0"])
     sdps["extra-offer.sdp"] = extra
     good = peer_sdp.compact_description(extra)
-    bad = ["", "hello", good[:-1], "2" + good[1:], good.replace("1oa", "1aa", 1), "A" * 2000,
-           signed("1oa.abcd.abcdefghijklmnopqrstuvwxyz.AAAA.AAAA")]
+    bad = ["", "hello", good[:-1], "1" + good[1:], good.replace("2oa", "2aa", 1), "A" * 2000,
+           signed("2oa.abcd.abcdefghijklmnopqrstuvwxyz.AAAA.AAAA")]
     program = (
         "sdps = json.loads(" + repr(json.dumps(sdps)) + ")\n"
         "for name in sorted(sdps):\n"

@@ -3,7 +3,8 @@
 The location's query may set ``timeout`` (ms from accepting the answer to giving up) and
 ``stun`` (one STUN URL to configure). The link's states go to #states and html[data-peer], the
 messages it receives to #messages, refused ones to #errors, a bad code's message to #problem;
-#timing is the time in ms from applying the answer (or making it) to the channel open.
+#timing is the time in ms from applying the answer (or making it) to the channel open; #waited
+what ``wait_open`` gave the inviter after applying the answer, and the state then.
 """
 
 import js
@@ -80,10 +81,18 @@ async def accept(event):
         await link.accept(pasted())
     except ValueError as error:
         document.getElementById("problem").textContent = str(error)
+        return
+    opened = await link.wait_open(30)  # returns as the channel opens (or the connection ends)
+    document.getElementById("waited").textContent = str(opened) + "|" + link.state
 
 
 def send(event):
     document.getElementById("sent").textContent = str(link.send(pasted()))
+
+
+def send_together(event):
+    # The input's texts, split at "|", sent with one send_all.
+    document.getElementById("sent").textContent = str(link.send_all(pasted().split("|")))
 
 
 def send_huge(event):
@@ -100,5 +109,6 @@ bridge.on("#answer", "click", make_answer)
 bridge.on("#accept", "click", accept)
 bridge.on("#send", "click", send)
 bridge.on("#send-huge", "click", send_huge)
+bridge.on("#send-together", "click", send_together)
 bridge.on("#close", "click", close)
 bridge.ui_ready()
