@@ -66,14 +66,14 @@ async def open_text(text, message=None):
     """Open whatever a friend sent: an invitation, a reply, a move link or a connection code."""
     if message is not None:
         message.textContent = ""
-    if "fi1." in text:
+    if CONNECT_MARK in text or peer_sdp.is_code_start(text.strip()):  # first: its random letters may hold "c1."
+        await open_connection(text[text.find(CONNECT_MARK) + len(CONNECT_MARK):] if CONNECT_MARK in text else text)
+    elif "fi1." in text:
         await show_invitation(text[text.rfind("fi1."):])
     elif "fr1." in text:
         await open_reply(text[text.rfind("fr1."):])
     elif "c1." in text:
         await open_move(text[text.rfind("c1."):])
-    elif CONNECT_MARK in text or peer_sdp.is_code_start(text):
-        await open_connection(text[text.find(CONNECT_MARK) + len(CONNECT_MARK):] if CONNECT_MARK in text else text)
     elif message is not None:
         message.textContent = "That is not a link or code from a friend game."
 

@@ -211,3 +211,22 @@ def test_a_replay_link_keeps_the_games_place_and_nothing_moves_when_it_comes(bro
         page.goto("/replay/", wait_until="domcontentloaded")
         assert page.get_attribute("html", "data-start") is None and not visible(page, "replay-loading")
         context.close()
+
+
+# Test-only: how many times the table was drawn whole (each draw writes #game[data-phase]).
+TABLE_DRAWS = """(() => {
+  window.__draws = 0;
+  new MutationObserver((records) => { window.__draws += records.length; })
+    .observe(document, {subtree: true, attributes: true, attributeFilter: ["data-phase"]});
+})();"""
+
+
+def test_a_new_hand_is_drawn_with_its_cards_not_once_an_event(page):
+    """The cut and the deal are shown by the drawing of the hand that follows them at once (a table
+    drawn between them would never be painted): a practice link's first hand is drawn three times,
+    as the game is set up, as its cards land and once every event is shown (five before)."""
+    page.add_init_script(TABLE_DRAWS)
+    page.goto("/?seed=first-paint")
+    page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+    assert page.locator("#my-hand [data-card]").count() == 6
+    assert page.evaluate("window.__draws") == 3

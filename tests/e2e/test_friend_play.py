@@ -498,6 +498,7 @@ def ann_game_text(page):
     ("not a code", "hello there", "not a link or code"),
     ("forged move link", "#play=c1.AAAAAAAAAAAAAAAAAAAA", "Refused"),
     ("markup", "<img src=x onerror=alert(1)>", "not a link or code"),
+    ("connection code", "http://127.0.0.1/#connect=2ap.Xc1.Yc1.Z", "answers a connection code"),  # not a move's "c1."
 ])
 def test_a_hostile_text_is_refused_and_the_game_goes_on(link_browser, base_url, name, text, expected):
     (ann, bob), watches, contexts = open_pair(link_browser, base_url)

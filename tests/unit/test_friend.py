@@ -97,6 +97,9 @@ def test_the_invitation_and_the_reply_carry_names_rules_and_the_commitment():
     accepted = call("friend_accept", invite=made["invite"], name="Bob", secret=B_SECRET)
     assert call("friend_read_reply", invite=made["invite"], reply=accepted["reply"])["name"] == "Bob"
     assert A_SECRET not in made["invite"] and A_SECRET not in json.dumps(seen)
+    # The friend's greeting before any game, made with the reply: what friend_hello says then.
+    hello = call("friend_hello", invite=made["invite"], reply=accepted["reply"], seat=1, secret=B_SECRET, game=None)
+    assert hello["send"] == [accepted["hello"]] and json.loads(accepted["hello"])["n"] == 0
 
 
 def test_a_whole_game_by_messages_ends_the_same_on_both_sides():

@@ -138,8 +138,9 @@ async def show_event(event):
     elif kind == "game_over":
         model["over"] = True
         model["winner"] = event["winner"]
-    render()
-    motion.after(event, start)
+    if not is_drawn_by_next(event):
+        render()
+        motion.after(event, start)
     if follow:
         blocks = q("show-area").querySelectorAll(".show-block")
         if blocks.length:
@@ -155,6 +156,16 @@ async def show_event(event):
         return stop
     await beat(wait)
     return None
+
+
+DRAWN_BY_NEXT = ("cut", "deal")
+"""Events that move nothing and never wait: with another event queued behind, shown at once, the
+next one's drawing shows them too (a table drawn in between would never be painted)."""
+
+
+def is_drawn_by_next(event):
+    """True for an event whose own drawing is left to the next one (``DRAWN_BY_NEXT``)."""
+    return event["type"] in DRAWN_BY_NEXT and bool(S["queue"])
 
 
 def offer_skip():
