@@ -16,8 +16,7 @@ its own secret, checked when the secret comes at the end.
 
 Every answer is ``{"game", "send": [texts], "table": a table reply or null, "work": true while
 a shuffle waits for ``work``, "final": the finished game's JSON (checked) or null, "calls": the
-calls the game has answered, "owes": true while the inviter has read its cards of the newest hand
-but not yet opened the friend's (``SealedGame.owes_openings``)}``. Until this side has read its
+calls the game has answered}``. Until this side has read its
 first hand, ``begin`` and ``join`` answer with no table; ``preview`` (asked by the page if the
 cards are a while coming) and ``resume`` give the table at that hand's cut and deal, every card
 face down (``preview_reply``).
@@ -124,8 +123,7 @@ def _answer(kept: dict, game: SealedGame, send: list, table: bool = True, waited
     if reply is not None:
         reply["game"] = text
     return {"game": text, "send": send, "table": reply, "work": bool(game.deferred),
-            "final": game.final.to_json() if game.final is not None else None, "calls": kept["calls"],
-            "owes": game.owes_openings()}
+            "final": game.final.to_json() if game.final is not None else None, "calls": kept["calls"]}
 
 
 def _is_waiting(game: SealedGame) -> "bool | None":

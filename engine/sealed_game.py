@@ -301,16 +301,6 @@ class SealedGame:
             raise self._fail("@ did not open all of your cards.")
         self._hand_ready(number)
 
-    def owes_openings(self) -> bool:
-        """Seat 0, once its own cards of the newest hand are read: True until the friend's masked
-        six have come and it has sent their openings (the page sends those before it draws the
-        hand, since the friend's cards wait for them)."""
-        if self.me != 0 or not self.hands:
-            return False
-        number = max(self.hands)
-        hand = self.hands[number]
-        return hand.final is not None and self._parts(number)[1][0] not in hand.final
-
     def _on_head(self, number: int, message: dict) -> None:
         hand = self.hands.get(number)
         head = self._parts(number)[1]

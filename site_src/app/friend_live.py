@@ -123,7 +123,6 @@ async def show_sealed_tables():
             table = SEALED_TABLES[0]
             while S["busy"] or S["waiting"] in HOLD_AT:  # as any move: not while the player is at the show or the go
                 await asyncio.sleep(0.05)
-            await friend_seal.openings_first()
             if friend_seal.is_stale(table):  # the player moved meanwhile: that move's table is newer
                 SEALED_TABLES.pop(0)
                 continue

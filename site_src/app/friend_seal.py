@@ -22,15 +22,10 @@ SEAL_MARK = '"t":"seal'  # a sealed game's message (the engine checks what it re
 HELLO_MARK = '"t":"hello"'  # an ordinary greeting: from a friend page that has no game yet
 LIVE_ONLY = ("This game's deck is sealed: it goes on over the live connection only. "
              "Press Connect live and send the code.")
-STATE = {"working": False, "table_calls": 0, "begun_on": None, "preview": False, "drawing": False, "owes": False}
+STATE = {"working": False, "table_calls": 0, "begun_on": None, "preview": False, "drawing": False}
 """table_calls: the call that gave the newest table; preview: the table shows the first deal face
 down (the engine's table while the deck is sealed), so the deal's table need not show it again;
-drawing: the game's first table is being drawn (the shuffles wait: the first cards come first);
-owes: the inviter has read its cards of the newest hand, and the friend's, which it opens, are
-still to come (the engine's ``owes``)."""
-OWED_WAIT = 0.2
-"""Seconds at most that the inviter's table of a new hand waits for the friend's masked cards
-(``openings_first``)."""
+drawing: the game's first table is being drawn (the shuffles wait: the first cards come first)."""
 PREVIEW_WAIT = 0.15
 """Seconds after the game begins before the first deal is shown face down (``preview_later``):
 cards read sooner come straight onto the table, with no sealed table drawn before them."""
@@ -50,7 +45,6 @@ def _keep(answer):
     """Keep the game's new text (in the entry) and send its messages; the table reply, if any,
     with the finished game's record as its game once both sides have checked it."""
     S["friend"]["sealed"] = answer["game"]
-    STATE["owes"] = bool(answer.get("owes"))
     entry = friend_store.get(S["friend"]["id"])
     if entry is not None:
         entry["seal"] = True
@@ -100,17 +94,6 @@ def to_show(table):
         STATE["preview"] = False
         table["events"] = [e for e in table["events"] if e["type"] not in ("cut", "deal")]
     return table
-
-
-async def openings_first():
-    """Before the inviter draws a new hand: the friend's cards opened and sent first. The friend's
-    masked cards come in a message of their own, sometimes a moment after the inviter's own
-    cards; opening them takes the worker longer than drawing takes the page, and the friend's
-    cards wait for them, so the drawing waits (at most ``OWED_WAIT``)."""
-    waited = 0
-    while STATE["owes"] and waited < OWED_WAIT:
-        await asyncio.sleep(0.005)
-        waited += 0.005
 
 
 def keep(answer):

@@ -228,6 +228,11 @@ def test_peer_link_connects_two_pages_and_carries_messages_both_ways(two_pages, 
     friend.wait_for_function("document.getElementById('sent').textContent === 'False'")
     inviter.wait_for_function("document.getElementById('messages').textContent.includes('one')")
     assert friend.evaluate("window.__frames")[-1] == "one"
+    # Texts too long to share one message go in as few as fit, each whole.
+    friend.evaluate("() => { document.getElementById('input').value = ['p', 'q', 'r'].map((c) => c.repeat(30000)).join('|'); }")
+    friend.click("#send-together")
+    inviter.wait_for_function("document.getElementById('messages').textContent.includes('r'.repeat(30000))")
+    assert [len(frame) for frame in friend.evaluate("window.__frames")[-2:]] == [60001, 30000]
 
     # A message past the limit is dropped before it reaches Python; the link stays open.
     friend.click("#send-huge")
@@ -237,7 +242,7 @@ def test_peer_link_connects_two_pages_and_carries_messages_both_ways(two_pages, 
     friend.click("#send")
     inviter.wait_for_function("document.getElementById('messages').textContent.includes('still here')")
     assert inviter.inner_text("#messages").splitlines() == ["nice hand ♥", '{"n":1}', '{"n":2}', '{"n":3}', "one",
-                                                              "still here"]
+                                                              "p" * 30000, "q" * 30000, "r" * 30000, "still here"]
 
     # PeerLink.send itself refuses a message past the limit.
     inviter.evaluate("(n) => { document.getElementById('input').value = 'y'.repeat(n); }", 64 * 1024 + 1)

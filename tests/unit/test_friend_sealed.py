@@ -181,21 +181,6 @@ def test_a_game_begun_without_its_face_down_table_gives_it_when_asked_until_the_
         friend_sealed.prepare({"seat": 2})
 
 
-def test_the_inviter_owes_the_openings_from_reading_her_cards_until_she_has_sent_them():
-    invite, reply, ann, sent = _inviter_dealt("owes")
-    assert not ann["owes"]
-    bob = friend_sealed.join({"invite": invite, "reply": reply, "secret": B, "messages": sent,
-                              "seal_secret": derive_seed("owes", "s1")})
-    assert not bob["owes"]  # the friend never opens the inviter's six
-    head = [t for t in bob["send"] if '"s":"head"' in t]
-    before = [t for t in bob["send"] if t not in head]
-    ann = friend_sealed.receive({"game": ann["game"], "messages": before})  # his masked six still on their way
-    assert ann["table"]["view"]["hand"] and ann["owes"]
-    assert not any('"s":"open"' in t for t in ann["send"])
-    ann = friend_sealed.receive({"game": ann["game"], "messages": head})
-    assert not ann["owes"] and any('"s":"open"' in t for t in ann["send"])
-
-
 def test_messages_lost_while_the_connection_was_down_are_sent_again():
     whole, _ = play("drop")
     dropped, _ = play("drop", drop=(40, 70))
