@@ -16,10 +16,9 @@ its own secret, checked when the secret comes at the end.
 
 Every answer is ``{"game", "send": [texts], "table": a table reply or null, "work": true while
 a shuffle waits for ``work``, "final": the finished game's JSON (checked) or null, "calls": the
-calls the game has answered}``. Until this side has read its
-first hand, ``begin`` and ``join`` answer with no table; ``preview`` (asked by the page if the
-cards are a while coming) and ``resume`` give the table at that hand's cut and deal, every card
-face down (``preview_reply``).
+calls the game has answered}``. Until this side has read its first hand, ``begin`` and ``join``
+answer with no table; ``preview`` (asked by the page if the cards are a while coming) and
+``resume`` give the table at that hand's cut and deal, every card face down (``preview_reply``).
 Anything refused raises ``friend.FriendError`` with the sentence to show; the game the page holds
 stays as it was.
 

@@ -75,9 +75,7 @@ async def drain():
                 continue
             LIVE_STATE["inbox"].pop(0)
             if sealed:
-                if not LIVE_STATE["inbox"]:  # texts sent together arrive one event each: let the rest come
-                    await asyncio.sleep(0)
-                texts = [text]  # with those that came with it: one call of the engine for them all
+                texts = [text]  # with those sent together (one message: peer_link.send_all): one engine call
                 while LIVE_STATE["inbox"] and friend_seal.is_sealed_message(LIVE_STATE["inbox"][0]):
                     texts.append(LIVE_STATE["inbox"].pop(0))
                 await take_sealed(texts)

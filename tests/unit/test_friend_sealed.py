@@ -148,22 +148,15 @@ def test_before_the_first_hand_is_read_each_table_shows_the_cut_and_the_deal_wit
     assert again["view"]["sealing"] and again["events"] == early_tables[1]["events"]
 
 
-def _inviter_dealt(seed):
-    """(invite, reply, the inviter's last answer, all she sent): her game begun in a fresh worker
-    and her shuffle done (not worked out ahead here)."""
+def test_a_game_begun_without_its_face_down_table_gives_it_when_asked_until_the_cards_are_read():
     invite, reply = _texts()
     friend_sealed._HELD.clear()
     ann = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": A,
-                               "seal_secret": derive_seed(seed, "s0")})
+                               "seal_secret": derive_seed("ask", "s0")})
     sent = ann["send"]
-    while ann["work"]:
+    while ann["work"]:  # her shuffle (not worked out ahead here)
         ann = friend_sealed.work({"game": ann["game"]})
         sent += ann["send"]
-    return invite, reply, ann, sent
-
-
-def test_a_game_begun_without_its_face_down_table_gives_it_when_asked_until_the_cards_are_read():
-    invite, reply, ann, sent = _inviter_dealt("ask")
     friend_sealed.prepare({"seat": 1})  # the friend's masks ahead (for a secret of its own)
     bob = friend_sealed.join({"invite": invite, "reply": reply, "secret": B, "messages": sent,
                               "seal_secret": derive_seed("ask", "s1")})
