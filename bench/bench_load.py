@@ -37,10 +37,11 @@ each run a new tab of a browser already running: a returning visitor whose brows
 Cold and slow loads of all the targets are taken in turns, run by run, so the ratios to the
 floor hold on a machine whose load drifts.
 
-Phone-like profiles, in the same interleaved run: "cpu4x" (each cold load with the page's CPU
-slowed 4x, Chromium's CPU throttling through CDP, Emulation.setCPUThrottlingRate) and "cpu4x+net"
-(that and a 10 Mbit/s link with 80 ms of latency, Network.emulateNetworkConditions), cold beside
-"cold", and warm (a newly started browser on a visited profile) for the game page's targets.
+Phone-like profiles, in the same interleaved run, each in a phone's window (390 x 844; the
+others in a laptop's, 1280 x 720): "cpu4x" (each cold load with the page's CPU slowed 4x,
+Chromium's CPU throttling through CDP, Emulation.setCPUThrottlingRate) and "cpu4x+net" (that and
+a 10 Mbit/s link with 80 ms of latency, Network.emulateNetworkConditions), cold beside "cold",
+and warm (a newly started browser on a visited profile) for the game page's targets.
 
 First paint: every load notes when the first contentful paint happened ('paint' entries,
 observed from the init script) and what it showed: on the game page, whether the table (the
@@ -99,6 +100,13 @@ PROFILES = {
     "cpu4x": (4, None),
     "cpu4x+net": (4, (10_000_000, 80)),
 }
+PHONE_WINDOW = {"width": 390, "height": 844}  # the phone-like profiles' window (a laptop's otherwise)
+
+
+def window(profile: str) -> dict:
+    """The browser context's window for ``profile`` (or its warm twin): a phone's for the phone-like
+    profiles, Playwright's default (1280 x 720) for the others."""
+    return {"viewport": PHONE_WINDOW} if profile.removeprefix("warm ") in ("cpu4x", "cpu4x+net") else {}
 WARM_PROFILES = ("warm", "warm cpu4x", "warm cpu4x+net")
 CALC_HAND = "?hand=5H,5S,5D,JC&starter=5C&crib=0"
 CHECK_SEED = "?seed=5eedc0ffee15c0015eedc0ffee15c001"
@@ -455,7 +463,7 @@ def measure_cold(browser, base: str, measured: list, meter: Meter, rate: float =
     for _ in range(RUNS):
         for name, path, ready in measured:
             for profile in profiles:
-                context = browser.new_context(service_workers="block")
+                context = browser.new_context(service_workers="block", **window(profile))
                 context.add_init_script(init_script(ready, name))
                 page = context.new_page()
                 throttle(page, profile)
@@ -474,9 +482,9 @@ def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter,
     more each in a new tab of a browser already running ("tab")."""
     folder = Path(tempfile.mkdtemp(prefix="bench-profile-"))  # the browser's profile, visited once
     try:
-        def session():
+        def session(profile: str = "cold"):
             context = playwright.chromium.launch_persistent_context(
-                str(folder), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+                str(folder), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, **window(profile))
             context.add_init_script(init_script(ready, target))
             return context, context.pages[0] if context.pages else context.new_page()
 
@@ -493,7 +501,7 @@ def measure_warm(playwright, base: str, path: str, ready: str, meter: Meter,
         for _ in range(RUNS):
             for profile in profiles:
                 case = "warm" if profile == "cold" else "warm " + profile
-                context, page = session()
+                context, page = session(profile)
                 throttle(page, profile)
                 meter.reset()
                 results.setdefault(case, []).append(load_once(page, base + path, meter))

@@ -84,6 +84,44 @@ def test_the_felt_keeps_its_box_when_python_draws_the_table(browser, base_url):
             assert all(abs(a - b) <= 2 for a, b in zip(first[part], drawn[part])), (viewport, part, first, drawn)
 
 
+# The page's layout shifts so far (none after an input), read 300 ms after it is ready: each its
+# time, its value and what moved (the element, its box before and after).
+SHIFTS = """new Promise((resolve) => { const shifts = []; new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) shifts.push([Math.round(e.startTime), e.value,
+      (e.sources || []).map((s) => { const n = s.node && s.node.nodeType === 1 ? s.node : s.node && s.node.parentElement;
+        const r = (b) => [b.x, b.y, b.width, b.height].map(Math.round).join(",");
+        return (n ? n.id || n.className : "?") + " " + r(s.previousRect) + " -> " + r(s.currentRect); })]); })
+    .observe({type: 'layout-shift', buffered: true}); setTimeout(() => resolve(shifts), 300); })"""
+
+
+def test_nothing_moves_when_the_page_draws_the_first_table(browser, base_url):
+    """From the first paint to the dealt table nothing moves (no layout shift at all), on a
+    laptop's window and a phone's: a practice link whose first hand the computer deals (a longer
+    status line, prompt and callout, the crib's caption and the dealer's chip by the computer's
+    cards) and one the player deals; and a saved game, resumed."""
+    dealers = set()
+    for viewport in ({"width": 1280, "height": 720}, {"width": 390, "height": 844}):
+        for seed in ("first-paint", "12345"):  # each its own browser: no game in progress
+            context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block")
+            page = context.new_page()
+            page.goto("/?seed=" + seed)
+            page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+            assert page.evaluate(SHIFTS) == [], (viewport, seed)
+            assert page.is_visible("#practice-badge")
+            dealers.add(page.inner_text("#status-hand").split(" · ")[1])
+            context.close()
+        context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block")
+        page = context.new_page()
+        page.goto("/")
+        page.click("#deal-button")
+        page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+        page.reload()
+        page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+        assert page.evaluate(SHIFTS) == [], (viewport, "saved")
+        context.close()
+    assert dealers == {"you deal", "the computer deals"}
+
+
 FRAMES_ADDED = """(() => {  // every board frame added once the page is parsed (by the page's Python)
   window.__framesAdded = 0;
   document.addEventListener("DOMContentLoaded", () => new MutationObserver((records) => {
@@ -193,9 +231,6 @@ def test_a_replay_link_keeps_the_games_place_and_nothing_moves_when_it_comes(bro
     from tests.unit.test_share import seated_game
 
     code = share.encode(seated_game(seed="first-paint-replay", level="hard", target=61))
-    shifts = """new Promise((resolve) => { let sum = 0; new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (!e.hadRecentInput) sum += e.value; })
-        .observe({type: 'layout-shift', buffered: true}); setTimeout(() => resolve(sum), 300); })"""
     for size in ({"width": 1280, "height": 720}, {"width": 390, "height": 844}):
         context = browser.new_context(base_url=base_url, viewport=size, service_workers="block")
         page = context.new_page()
@@ -206,7 +241,7 @@ def test_a_replay_link_keeps_the_games_place_and_nothing_moves_when_it_comes(bro
         page.unroute(PYSCRIPT)
         page.goto("/replay/?code=" + code)
         page.wait_for_selector("#replay[data-state='ready']", state="attached", timeout=60_000)
-        assert page.evaluate(shifts) == 0, size
+        assert page.evaluate(SHIFTS) == [], size
         assert not visible(page, "replay-loading")
         page.goto("/replay/", wait_until="domcontentloaded")
         assert page.get_attribute("html", "data-start") is None and not visible(page, "replay-loading")
