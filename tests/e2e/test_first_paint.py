@@ -84,10 +84,13 @@ def test_the_felt_keeps_its_box_when_python_draws_the_table(browser, base_url):
             assert all(abs(a - b) <= 2 for a, b in zip(first[part], drawn[part])), (viewport, part, first, drawn)
 
 
-# The page's layout shifts so far (none after an input), read 300 ms after it is ready: each its
-# time, its value and what moved (the element, its box before and after).
-SHIFTS = """new Promise((resolve) => { const shifts = []; new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (!e.hadRecentInput) shifts.push([Math.round(e.startTime), e.value,
+# The page's layout shifts once it is parsed (its Python runs after that; none after an input),
+# read 300 ms after it is ready: each its time, its value and what moved (the element, its box
+# before and after).
+SHIFTS = """new Promise((resolve) => { const shifts = [];
+  const parsed = performance.getEntriesByType('navigation')[0].domContentLoadedEventStart;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput && e.startTime >= parsed) shifts.push([Math.round(e.startTime), e.value,
       (e.sources || []).map((s) => { const n = s.node && s.node.nodeType === 1 ? s.node : s.node && s.node.parentElement;
         const r = (b) => [b.x, b.y, b.width, b.height].map(Math.round).join(",");
         return (n ? n.id || n.className : "?") + " " + r(s.previousRect) + " -> " + r(s.currentRect); })]); })
