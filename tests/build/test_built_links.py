@@ -124,11 +124,11 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
              "table.state", "table.stats_panel", "table.store", "table.view"}
     friend = {"friend_live", "friend_panels", "friend_play", "friend_seal", "friend_seat", "friend_store", "peer_link",
               "peer_sdp"}
-    expected = {"game": {"board", "bridge", "cardview", "game", "sharing", "local_storage"} | table | friend,
+    expected = {"game": {"board", "board_draw", "bridge", "cardview", "game", "sharing", "local_storage"} | table | friend,
                 "calculator": {"bridge", "calculator", "cardview"},
                 "verifier": {"bridge", "cardview", "verifier"},
                 "botlab": {"botlab", "botlab_sandbox", "bridge", "local_storage"},
-                "replay": {"board", "bridge", "cardview", "replay", "replay_view", "sharing"}}
+                "replay": {"board", "board_draw", "bridge", "cardview", "replay", "replay_view", "sharing"}}
     for page, modules in expected.items():
         modules |= {"dom"}  # document, window and create_proxy, for every page (not PyScript's package)
         config = read_config(built_site / "app" / f"{page}.json")

@@ -134,3 +134,13 @@ def test_tables_have_header_scopes(built_site, site_pages):
         html = output(built_site, page).read_text(encoding="utf-8")
         for th in re.findall(r"<th\b[^>]*>", html):
             assert "scope=" in th, f"{page.output}: {th}"
+
+
+def test_the_game_pages_board_follows_its_table_in_the_page(built_site, site_pages):
+    """The grid puts the board beside or below the table; in the page it comes after the table,
+    so a page drawn before it is wholly read (a slow link, a busy phone) never shows the board
+    above a table that then grows and pushes it down."""
+    game = next(page for page in site_pages if page.template == "game")
+    html = output(built_site, game).read_text(encoding="utf-8")
+    felt, board, side = html.index('id="felt"'), html.index('id="board"'), html.index('class="game-side"')
+    assert felt < board < side
