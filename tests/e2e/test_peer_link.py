@@ -56,7 +56,7 @@ APPLY_ANSWER = """async (sdp) => {
   window.__appliedAt = performance.now();
   await window.__pc.setRemoteDescription({type: "answer", sdp});
 }"""
-OPENED = "window.__channel && window.__channel.readyState === 'open'"
+OPENED = "() => window.__channel && window.__channel.readyState === 'open'"
 
 
 def static_path(site_pages) -> str:
@@ -113,9 +113,9 @@ def test_two_pages_of_the_site_connect_with_compact_codes_and_no_ice_server(two_
     friend.wait_for_function(OPENED, timeout=OPEN_TIMEOUT_MS)
 
     inviter.evaluate("window.__channel.send('15 for 2 from the inviter')")
-    friend.wait_for_function("window.__got.length === 1")
+    friend.wait_for_function("() => window.__got.length === 1")
     friend.evaluate("window.__channel.send('and a pair from the friend')")
-    inviter.wait_for_function("window.__got.length === 1")
+    inviter.wait_for_function("() => window.__got.length === 1")
     assert friend.evaluate("window.__got") == ["15 for 2 from the inviter"]
     assert inviter.evaluate("window.__got") == ["and a pair from the friend"]
 
@@ -177,11 +177,11 @@ def connect(inviter, friend, url):
         page.goto(url)
         ui_ready(page)
     inviter.click("#offer")
-    inviter.wait_for_function("document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
+    inviter.wait_for_function("() => document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
     offer = inviter.inner_text("#code")
     friend.fill("#input", offer)
     friend.click("#answer")
-    friend.wait_for_function("document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
+    friend.wait_for_function("() => document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
     answer = friend.inner_text("#code")
     inviter.fill("#input", answer)
     inviter.click("#accept")
@@ -202,15 +202,15 @@ def test_peer_link_connects_two_pages_and_carries_messages_both_ways(two_pages, 
     print(f"\nPeerLink: offer {len(offer)}, answer {len(answer)} characters; "
           f"answer applied -> open {inviter.inner_text('#timing')} ms")
     assert states(inviter) == ["connecting|", "open|"] and states(friend) == ["connecting|", "open|"]
-    inviter.wait_for_function("document.getElementById('waited').textContent.length > 0")
+    inviter.wait_for_function("() => document.getElementById('waited').textContent.length > 0")
     assert inviter.inner_text("#waited") == "True|open"
 
     inviter.fill("#input", '{"type": "chat", "text": "good luck <b>&amp;</b>"}')
     inviter.click("#send")
-    friend.wait_for_function("document.getElementById('messages').textContent.length > 0")
+    friend.wait_for_function("() => document.getElementById('messages').textContent.length > 0")
     friend.fill("#input", "nice hand ♥")
     friend.click("#send")
-    inviter.wait_for_function("document.getElementById('messages').textContent.length > 0")
+    inviter.wait_for_function("() => document.getElementById('messages').textContent.length > 0")
     assert friend.inner_text("#messages").strip() == '{"type": "chat", "text": "good luck <b>&amp;</b>"}'
     assert inviter.inner_text("#messages").strip() == "nice hand ♥"
     assert inviter.inner_text("#sent") == "True"
@@ -220,34 +220,34 @@ def test_peer_link_connects_two_pages_and_carries_messages_both_ways(two_pages, 
       RTCDataChannel.prototype.send = function (data) { window.__frames.push(String(data)); return send.call(this, data); }; }""")
     friend.fill("#input", '{"n":1}|{"n":2}|{"n":3}')
     friend.click("#send-together")
-    inviter.wait_for_function("document.getElementById('messages').textContent.includes('{\"n\":3}')")
+    inviter.wait_for_function("() => document.getElementById('messages').textContent.includes('{\"n\":3}')")
     assert friend.evaluate("window.__frames") == ['{"n":1}\n{"n":2}\n{"n":3}']
     assert inviter.inner_text("#messages").splitlines() == ["nice hand ♥", '{"n":1}', '{"n":2}', '{"n":3}']
     friend.fill("#input", "one|two\nlines")  # a text that holds a newline is not sent; the rest is
     friend.click("#send-together")
-    friend.wait_for_function("document.getElementById('sent').textContent === 'False'")
-    inviter.wait_for_function("document.getElementById('messages').textContent.includes('one')")
+    friend.wait_for_function("() => document.getElementById('sent').textContent === 'False'")
+    inviter.wait_for_function("() => document.getElementById('messages').textContent.includes('one')")
     assert friend.evaluate("window.__frames")[-1] == "one"
     # Texts too long to share one message go in as few as fit, each whole.
     friend.evaluate("() => { document.getElementById('input').value = ['p', 'q', 'r'].map((c) => c.repeat(30000)).join('|'); }")
     friend.click("#send-together")
-    inviter.wait_for_function("document.getElementById('messages').textContent.includes('r'.repeat(30000))")
+    inviter.wait_for_function("() => document.getElementById('messages').textContent.includes('r'.repeat(30000))")
     assert [len(frame) for frame in friend.evaluate("window.__frames")[-2:]] == [60001, 30000]
 
     # A message past the limit is dropped before it reaches Python; the link stays open.
     friend.click("#send-huge")
-    inviter.wait_for_function("document.getElementById('errors').textContent.length > 0")
+    inviter.wait_for_function("() => document.getElementById('errors').textContent.length > 0")
     assert inviter.inner_text("#errors").strip() == "A message from the other device was too large and was ignored."
     friend.fill("#input", "still here")
     friend.click("#send")
-    inviter.wait_for_function("document.getElementById('messages').textContent.includes('still here')")
+    inviter.wait_for_function("() => document.getElementById('messages').textContent.includes('still here')")
     assert inviter.inner_text("#messages").splitlines() == ["nice hand ♥", '{"n":1}', '{"n":2}', '{"n":3}', "one",
                                                               "p" * 30000, "q" * 30000, "r" * 30000, "still here"]
 
     # PeerLink.send itself refuses a message past the limit.
     inviter.evaluate("(n) => { document.getElementById('input').value = 'y'.repeat(n); }", 64 * 1024 + 1)
     inviter.click("#send")
-    inviter.wait_for_function("document.getElementById('sent').textContent === 'False'")
+    inviter.wait_for_function("() => document.getElementById('sent').textContent === 'False'")
 
     inviter.click("#close")
     friend.wait_for_selector("html[data-peer='closed']", state="attached", timeout=OPEN_TIMEOUT_MS)
@@ -261,23 +261,23 @@ def test_bad_codes_get_their_message_and_the_link_can_still_connect(two_pages, p
         page.goto(probe_url)
         ui_ready(page)
     inviter.click("#offer")
-    inviter.wait_for_function("document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
+    inviter.wait_for_function("() => document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
     offer = inviter.inner_text("#code")
 
     friend.fill("#input", offer[:-5])
     friend.click("#answer")
-    friend.wait_for_function("document.getElementById('problem').textContent.length > 0")
+    friend.wait_for_function("() => document.getElementById('problem').textContent.length > 0")
     assert friend.inner_text("#problem") == peer_sdp.DAMAGED
     assert friend.get_attribute("html", "data-peer") == "none"  # nothing started
 
     friend.fill("#input", "\n" + offer[:50] + "\n" + offer[50:] + "  ")  # broken over lines: still good
     friend.click("#answer")
-    friend.wait_for_function("document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
+    friend.wait_for_function("() => document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
     answer = friend.inner_text("#code")
 
     inviter.fill("#input", offer)  # its own invitation pasted back by mistake
     inviter.click("#accept")
-    inviter.wait_for_function("document.getElementById('problem').textContent.length > 0")
+    inviter.wait_for_function("() => document.getElementById('problem').textContent.length > 0")
     assert inviter.inner_text("#problem") == peer_sdp.NOT_ANSWER
     inviter.fill("#input", answer)
     inviter.click("#accept")
@@ -292,10 +292,10 @@ def test_an_answer_that_cannot_reach_the_inviter_fails_with_a_sentence(two_pages
     for page in (inviter, friend):
         ui_ready(page)
     inviter.click("#offer")
-    inviter.wait_for_function("document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
+    inviter.wait_for_function("() => document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
     friend.fill("#input", inviter.inner_text("#code"))
     friend.click("#answer")
-    friend.wait_for_function("document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
+    friend.wait_for_function("() => document.getElementById('code').textContent.length > 0", timeout=OPEN_TIMEOUT_MS)
     fields = friend.inner_text("#code").split(".")
     # The friend's own code with its candidates replaced by one address nobody answers on.
     body = ".".join(fields[:4] + [peer_sdp._b64_encode(bytes([0, 192, 0, 2, 250, 0, 9]))])
