@@ -101,12 +101,6 @@ PROFILES = {
     "cpu4x+net": (4, (10_000_000, 80)),
 }
 PHONE_WINDOW = {"width": 390, "height": 844}  # the phone-like profiles' window (a laptop's otherwise)
-
-
-def window(profile: str) -> dict:
-    """The browser context's window for ``profile`` (or its warm twin): a phone's for the phone-like
-    profiles, Playwright's default (1280 x 720) for the others."""
-    return {"viewport": PHONE_WINDOW} if profile.removeprefix("warm ") in ("cpu4x", "cpu4x+net") else {}
 WARM_PROFILES = ("warm", "warm cpu4x", "warm cpu4x+net")
 CALC_HAND = "?hand=5H,5S,5D,JC&starter=5C&crib=0"
 CHECK_SEED = "?seed=5eedc0ffee15c0015eedc0ffee15c001"
@@ -424,6 +418,13 @@ def init_script(ready: str, target: str = "") -> str:
     """The script every bench page starts with, watching for its ``ready`` condition (and, for a
     target that resumes a game, storing that game first)."""
     return INIT_SCRIPT.replace("__READY__", READY[ready]) + STORED.get(target, "")
+
+
+def window(profile: str) -> dict:
+    """The browser context's window for ``profile`` (or its warm twin): a phone's for the phone-like
+    profiles (those with a CPU slowdown, PROFILES), Playwright's default (1280 x 720) otherwise."""
+    rate, _ = PROFILES.get(profile.removeprefix("warm "), (1, None))
+    return {"viewport": PHONE_WINDOW} if rate != 1 else {}
 
 
 def throttle(page, profile: str) -> None:

@@ -183,6 +183,15 @@ FETCHED_TEXT = """async (path) => {
 }"""
 
 
+def wait_for_cached(page, name: str, path: str, wanted: tuple, failure: str) -> None:
+    """Wait until the cache ``name`` holds one of ``wanted`` (a text, or None for no entry) for
+    ``path``: the service worker writes and deletes entries after it has answered the page."""
+    deadline = time.monotonic() + CACHE_TIMEOUT_S
+    while page.evaluate(CACHED_TEXT, [name, path]) not in wanted:
+        assert time.monotonic() < deadline, failure
+        page.wait_for_timeout(200)
+
+
 def test_a_changed_cache_entry_is_never_served(sw_context, server, site_copy, site_pages):
     """Whatever writes into the site's cache, the service worker serves only the build's bytes:
     a changed entry is deleted and the file fetched afresh (and kept again), and with no network
@@ -208,10 +217,7 @@ def test_a_changed_cache_entry_is_never_served(sw_context, server, site_copy, si
     engine_ready(page)
     assert page.get_attribute("html", "data-taken") is None
     assert page.evaluate(FETCHED_TEXT, runtime) == built[runtime]
-    deadline = time.monotonic() + CACHE_TIMEOUT_S
-    while page.evaluate(CACHED_TEXT, [name, runtime]) != built[runtime]:  # kept again, the build's bytes
-        assert time.monotonic() < deadline, "the changed entry was not replaced"
-        page.wait_for_timeout(200)
+    wait_for_cached(page, name, runtime, (built[runtime],), "the changed entry was not replaced")  # kept again
 
     for path in (runtime, app):
         page.evaluate(TAMPER, [name, path, evil])
@@ -224,8 +230,5 @@ def test_a_changed_cache_entry_is_never_served(sw_context, server, site_copy, si
         assert served == built[path] or served.startswith("failed"), f"{path}: {served[:80]!r}"
         # Deleted, or (when the browser's HTTP cache answered the worker's fetch) kept again with the
         # build's bytes, which the worker writes after it has answered.
-        deadline = time.monotonic() + CACHE_TIMEOUT_S
-        while page.evaluate(CACHED_TEXT, [name, path]) not in (None, built[path]):
-            assert time.monotonic() < deadline, f"{path}: the changed entry stayed"
-            page.wait_for_timeout(200)
+        wait_for_cached(page, name, path, (None, built[path]), f"{path}: the changed entry stayed")
     watch.check()
