@@ -540,22 +540,31 @@ WARM_UP_MODULES = {
 verifier's deal, the replay's codes); a request naming no page warms them all. A sealed friend
 game's modules are imported by ``sealed_prepare``, before the game begins."""
 
+WARM_UP_TABLES = ("calculator", "replay")
+"""The pages whose first calls count show totals (the calculator's discards, the replay's check of
+the computer's moves): their warm-up builds the show table as well. The game's and the verifier's
+first calls (a deal, a game resumed) need no table, so their worker builds it once idle
+(site_src/workers/engine_worker.py: ``idle``), after the first hand is on the page."""
+
 
 @endpoint
 def warm_up(request: dict) -> dict:
-    """Import the modules and build the tables a page's calls need, so they answer at once.
+    """Import the modules and build the tables a page's first calls need, so they answer at once.
 
     ``page`` ("game", "calculator", "verifier" or "replay"; any other or none means all of them)
     chooses what. The engine's worker runs this as soon as it has started, while the page's own
-    Python is still starting.
+    Python is still starting. Answers ``{"modules", "tables"}``: the modules imported, and whether
+    the show table was built (``WARM_UP_TABLES``).
     """
     page = request.get("page")
     names = WARM_UP_MODULES.get(page) if isinstance(page, str) else None
+    tables = names is None or page in WARM_UP_TABLES
     if names is None:
         names = sorted(set(name for group in WARM_UP_MODULES.values() for name in group))
     for name in names:
         __import__(name)
-    from engine import scoring
+    if tables:
+        from engine import scoring
 
-    scoring.build_tables()
-    return {"modules": list(names)}
+        scoring.build_tables()
+    return {"modules": list(names), "tables": tables}

@@ -1,6 +1,7 @@
-/* Starts the engine's worker (app/engine_worker.mjs) as soon as this script arrives (async), and
-   carries the page's calls to it: window.cribbageEngine.call(name, requestJson) returns a
-   Promise of the reply's JSON text, and rejects if the worker cannot start or carry the call.
+/* Starts the engine's worker (app/engine_worker.mjs) once the page is read (a deferred script,
+   run before PyScript's module), and carries the page's calls to it:
+   window.cribbageEngine.call(name, requestJson) returns a Promise of the reply's JSON text, and
+   rejects if the worker cannot start or carry the call.
    The worker's first call is the engine's warm_up for this page (html[data-app]): it imports
    what the page's calls need while the page's own Python is still starting.
    site_src/app/bridge.py is its one user, from the page's MicroPython on the main thread.
@@ -24,7 +25,7 @@
   var NOT_PROBED = /static\/(engine|offline)\.js$/;  // running (this one), or not needed to start
 
   // This script's own element, found by its address: document.currentScript is not relied on
-  // for an async script (on a loaded machine it once gave an element with no address).
+  // (for an async script on a loaded machine it once gave an element with no address).
   var script = document.querySelector('script[src$="static/engine.js"]') || document.currentScript;
   var workerUrl = new URL("../app/engine_worker.mjs", script.src);
   var site = new URL(document.documentElement.getAttribute("data-root") || "./", window.location.href);

@@ -112,9 +112,10 @@ async function boot() {
 const engine = boot();
 engine.catch(() => {});  // each call reports a failed start
 
-// Garbage is collected once the worker has been idle a while (engine_worker.collect), not at
-// the end of the call a page waits for.
-const IDLE_COLLECT_MS = 300;
+// Garbage is collected once the worker has been idle a while (engine_worker.idle, which also
+// builds the show table if the page's first calls did not need it), not at the end of the call a
+// page waits for.
+const IDLE_MS = 300;
 let idleTimer = null;
 
 onmessage = async ({data: {id, name, request}}) => {
@@ -135,5 +136,5 @@ onmessage = async ({data: {id, name, request}}) => {
     postMessage({id, error: String(error && error.message || error)});
   }
   clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => { try { worker.collect(); } catch (error) { /* the next call collects */ } }, IDLE_COLLECT_MS);
+  idleTimer = setTimeout(() => { try { worker.idle(); } catch (error) { /* the next call collects */ } }, IDLE_MS);
 };

@@ -8,14 +8,15 @@ browser's cryptographic generator. It never touches the page.
 This MicroPython build collects garbage only when a top-level call returns, and by default
 after every 16 KB allocated, so almost every call paid a whole collection at its end (tens of
 milliseconds once a shuffle or a search had grown the heap). The worker collects after
-``GC_EVERY`` bytes instead, and when it is idle (``collect``, from engine_worker.mjs).
+``GC_EVERY`` bytes instead, and when it is idle (``idle``, from engine_worker.mjs), when it also
+builds the show table if the page's warm-up left it (engine/api.py: ``WARM_UP_TABLES``).
 """
 
 import gc
 
 import js
 
-from engine import api, fairdeal
+from engine import api, fairdeal, scoring
 
 
 def random_bytes(n):
@@ -31,8 +32,10 @@ GC_EVERY = 8 * 1024 * 1024  # bytes allocated between collections (the build's d
 gc.threshold(GC_EVERY)
 
 
-def collect():
-    """Collect the garbage now (the worker is idle: no call waits for it)."""
+def idle():
+    """The worker is idle (no call waits for it): the show table built if no call has needed it
+    yet, then the garbage collected."""
+    scoring.build_tables()
     gc.collect()
 
 

@@ -356,4 +356,6 @@ def test_the_engines_worker_collects_garbage_in_large_steps_and_when_idle():
     assert "gc.threshold(GC_EVERY)" in worker
     every = re.search(r"^GC_EVERY = (.+?)  #", worker, re.M).group(1)
     assert eval(every, {}) >= 1024 * 1024, every
-    assert "worker.collect()" in runner and "def collect():" in worker
+    assert "worker.idle()" in runner and "def idle():" in worker and "gc.collect()" in worker
+    # ... and builds the show table then if the page's warm-up left it (engine/api.py: WARM_UP_TABLES)
+    assert "scoring.build_tables()" in worker.split("def idle():")[1]

@@ -91,3 +91,38 @@ def test_bridge_round_trip_and_clear_error_messages(page, problems, probe_url, w
     assert page.get_attribute("html", "data-engine") == "ready"  # the engine survives failed calls
     logged = "\n".join(problems.found)
     assert "the engine's worker stopped" in logged  # the details went to the console for developers
+
+
+PING_HELD = """
+(() => {
+  const Real = window.Worker;
+  window.__calls = [];
+  window.Worker = function (url, options) {
+    const worker = new Real(url, options);
+    const names = {};
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (data) => { names[data.id] = data.name; window.__calls.push(data.name); return post(data); };
+    let handler = null;
+    worker.addEventListener("message", (event) => {
+      if (!handler) return;
+      if (names[event.data.id] !== "ping") { handler(event); return; }
+      setTimeout(() => { window.__calls.push("ping answered"); handler(event); }, 400);
+    });
+    Object.defineProperty(worker, "onmessage", {get: () => handler, set: (fn) => { handler = fn; }});
+    return worker;
+  };
+})();
+"""
+
+
+def test_the_first_deal_is_asked_for_behind_the_ping_not_after_its_answer(page, wait_for_engine):
+    """The page's first ping and its first call go out together (the worker answers in order):
+    here the ping's answer is held back, and the deal is asked for before it comes."""
+    page.add_init_script(PING_HELD)
+    page.goto("/?seed=behind-the-ping")
+    page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+    assert page.locator("#my-hand [data-card]").count() == 6
+    calls = page.evaluate("window.__calls")
+    assert calls[:2] == ["warm_up", "ping"], calls
+    assert calls.index("new_game") < calls.index("ping answered"), calls
+    assert wait_for_engine(page).startswith("Engine ready: MicroPython 1.")

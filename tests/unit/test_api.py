@@ -84,13 +84,27 @@ def test_warm_up_imports_what_the_first_calls_need():
 
     every = sorted({name for names in api.WARM_UP_MODULES.values() for name in names})
     reply = json.loads(api.call("warm_up", "{}"))
-    assert reply["ok"] and reply["result"]["modules"] == every
+    assert reply["ok"] and reply["result"] == {"modules": every, "tables": True}
     assert all(name in sys.modules for name in every)
     for page, names in api.WARM_UP_MODULES.items():
         reply = json.loads(api.call("warm_up", json.dumps({"page": page})))
         assert reply["ok"] and reply["result"]["modules"] == list(names), page
+        assert reply["result"]["tables"] is (page in api.WARM_UP_TABLES), page
     assert json.loads(api.call("warm_up", '{"page": "no such page"}'))["result"]["modules"] == every
     assert json.loads(api.call("warm_up", '{"page": 7}'))["result"]["modules"] == every
+
+
+def test_the_game_pages_warm_up_leaves_the_show_table_to_the_first_call_that_needs_it(monkeypatch):
+    """A deal needs no show table: the game page's warm-up does not build it (the worker builds
+    it once idle), so the first deal is not held up behind it; the calculator's does."""
+    from engine import scoring
+
+    monkeypatch.setattr(scoring, "_RANK_TABLE", {})
+    assert json.loads(api.call("warm_up", '{"page": "game"}'))["result"]["tables"] is False
+    reply = json.loads(api.call("new_game", '{"difficulty": "expert", "seed": "warm"}'))
+    assert reply["ok"] and not scoring._RANK_TABLE
+    assert json.loads(api.call("warm_up", '{"page": "calculator"}'))["result"]["tables"] is True
+    assert len(scoring._RANK_TABLE) == 6175
 
 
 def test_engine_never_imports_browser_modules():
