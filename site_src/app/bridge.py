@@ -176,17 +176,13 @@ async def _first_ping():
     """Find the engine's worker (static/engine.js) and ping it; returns the ping reply."""
     _watch()
     try:
-        if _state["worker"] is None:
-            worker = getattr(window, ENGINE_GLOBAL, None)
-            waited = 0
-            while worker is None and waited < ENGINE_SCRIPT_WAIT_MS:  # a deferred script: run unless it failed
-                await asyncio.sleep(0.02)
-                waited += 20
-                worker = getattr(window, ENGINE_GLOBAL, None)
-            if worker is None:
-                _log("window." + ENGINE_GLOBAL + " is missing (static/engine.js did not run)")
-                raise EngineError(BOOT_FAILED_BECAUSE.format(ENGINE_SCRIPT_MISSING), "boot")
-            _state["worker"] = worker
+        waited = 0
+        while _found_worker() is None and waited < ENGINE_SCRIPT_WAIT_MS:  # a deferred script: run unless it failed
+            await asyncio.sleep(0.02)
+            waited += 20
+        if _found_worker() is None:
+            _log("window." + ENGINE_GLOBAL + " is missing (static/engine.js did not run)")
+            raise EngineError(BOOT_FAILED_BECAUSE.format(ENGINE_SCRIPT_MISSING), "boot")
         info = await _request("ping", {})
     except EngineError as error:
         _fail(error)
@@ -199,6 +195,13 @@ async def _first_ping():
         _state["info"] = info
         set_state("ready", "Engine ready: " + str(info.get("interpreter")) + " running in your browser.")
     return _state["info"]
+
+
+def _found_worker():
+    """The engine's worker (window.cribbageEngine, from static/engine.js), or None before it is there."""
+    if _state["worker"] is None:
+        _state["worker"] = getattr(window, ENGINE_GLOBAL, None)
+    return _state["worker"]
 
 
 def _fail(error):
@@ -254,12 +257,12 @@ async def call(name, payload=None):
     """Call engine function ``name`` with a dict; returns the reply dict or raises EngineError.
 
     The engine warmed up for this page as its worker started (static/engine.js), so the first
-    calls answer at once. A call made while the first ping is on its way is sent at once, behind
-    it (the worker answers in order), not after its answer: a round trip less before the first
-    deal. If the engine does not start, the call raises the ping's error.
+    calls answer at once. A call made before the first ping has been answered is sent at once,
+    not after that answer (the worker answers in order): a round trip less before the first deal.
+    If the engine does not start, the call raises the ping's error.
     """
     early = None
-    if _state["info"] is None and _state["error"] is None and _state["worker"] is not None:
+    if _state["info"] is None and _state["error"] is None and _found_worker() is not None:
         early = _send(name, payload or {})
     try:
         await _boot()

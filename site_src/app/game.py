@@ -25,7 +25,6 @@ saves it; ``pump`` shows each event (table.flow.show_event) on the display model
 the next decision (table.prompt.set_waiting).
 """
 
-import asyncio
 import json
 
 from dom import document, window
@@ -258,9 +257,8 @@ def on_take_back(game_json):
 
 async def begin():
     """Put the first game on the table, then fill the statistics below it (their engine calls
-    wait until the first decision is on offer). It starts after a turn of the event loop, so
-    binding the page and drawing the first table are two tasks on the main thread, not one."""
-    await asyncio.sleep(0)
+    wait until the first decision is on offer). Binding the page and drawing the first table are
+    two tasks on the main thread, not one: the table is drawn from the engine's reply."""
     await first_table()
     render_stats()
 

@@ -25,7 +25,7 @@
   var NOT_PROBED = /static\/(engine|offline)\.js$/;  // running (this one), or not needed to start
 
   // This script's own element, found by its address: document.currentScript is not relied on
-  // (for an async script on a loaded machine it once gave an element with no address).
+  // (on a loaded machine it once gave an element with no address).
   var script = document.querySelector('script[src$="static/engine.js"]') || document.currentScript;
   var workerUrl = new URL("../app/engine_worker.mjs", script.src);
   var site = new URL(document.documentElement.getAttribute("data-root") || "./", window.location.href);

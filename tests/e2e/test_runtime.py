@@ -115,7 +115,7 @@ PING_HELD = """
 """
 
 
-def test_the_first_deal_is_asked_for_behind_the_ping_not_after_its_answer(page, wait_for_engine):
+def test_the_first_deal_is_asked_for_beside_the_ping_not_after_its_answer(page, wait_for_engine):
     """The page's first ping and its first call go out together (the worker answers in order):
     here the ping's answer is held back, and the deal is asked for before it comes."""
     page.add_init_script(PING_HELD)
@@ -123,6 +123,6 @@ def test_the_first_deal_is_asked_for_behind_the_ping_not_after_its_answer(page, 
     page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
     assert page.locator("#my-hand [data-card]").count() == 6
     calls = page.evaluate("window.__calls")
-    assert calls[:2] == ["warm_up", "ping"], calls
+    assert calls[0] == "warm_up" and "ping" in calls, calls
     assert calls.index("new_game") < calls.index("ping answered"), calls
     assert wait_for_engine(page).startswith("Engine ready: MicroPython 1.")
