@@ -177,7 +177,7 @@ async def _first_ping():
     _watch()
     try:
         waited = 0
-        while _found_worker() is None and waited < ENGINE_SCRIPT_WAIT_MS:  # a deferred script: run unless it failed
+        while _found_worker() is None and waited < ENGINE_SCRIPT_WAIT_MS:  # deferred: there unless it failed
             await asyncio.sleep(0.02)
             waited += 20
         if _found_worker() is None:

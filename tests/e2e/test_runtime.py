@@ -101,7 +101,11 @@ PING_HELD = """
     const worker = new Real(url, options);
     const names = {};
     const post = worker.postMessage.bind(worker);
-    worker.postMessage = (data) => { names[data.id] = data.name; window.__calls.push(data.name); return post(data); };
+    worker.postMessage = (data) => {
+      names[data.id] = data.name;
+      window.__calls.push(data.name);
+      return post(data);
+    };
     let handler = null;
     worker.addEventListener("message", (event) => {
       if (!handler) return;
