@@ -318,6 +318,7 @@ async def first_table():
     finally:
         document.documentElement.removeAttribute("data-start")
         document.documentElement.removeAttribute("data-start-link")
+        document.documentElement.removeAttribute("data-start-seats")
     act_on_early()
 
 
@@ -370,7 +371,8 @@ def setup():
     q("go-by-hand").checked = S["settings"].get("go") == "hand"
     q("lay-confirm").checked = S["settings"].get("lay") == "confirm"
     fill_setup(S["settings"])
-    board.render("#board", NAMES, S["settings"]["target"])
+    if document.documentElement.getAttribute("data-start-seats") != "3":  # else its board comes with its table
+        board.render("#board", NAMES, S["settings"]["target"])
     q("game").setAttribute("data-target", str(S["settings"]["target"]))
     bridge.on("#my-hand", "click", on_hand_click)
     bridge.on("#throw-button", "click", on_throw)

@@ -125,6 +125,39 @@ def test_nothing_moves_when_the_page_draws_the_first_table(browser, base_url):
     assert dealers == {"you deal", "the computer deals"}
 
 
+def test_a_link_for_three_or_four_players_paints_their_table_and_nothing_moves(browser, base_url):
+    """A practice link for three or four players paints their table from the start (the seats'
+    list in place of the computer's row, every seat's cut, five cards, a third lane and a board of
+    three tracks for three players), so nothing moves when the page deals it. Only the board's
+    legend may change its words beside a laptop's table ("Computer" becomes "Opponents")."""
+    for viewport in ({"width": 1280, "height": 720}, {"width": 390, "height": 844}):
+        for players in (3, 4):
+            context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block")
+            page = context.new_page()
+            page.goto(f"/?seed=seats-{players}&players={players}")
+            page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+            moved = [shift for shift in page.evaluate(SHIFTS)
+                     if not all(source.startswith("crib-board-player ") for source in shift[2])]
+            assert moved == [], (viewport, players)
+            assert page.locator("#seat-list > li").count() == players
+            assert page.locator("#seat-list .first-paint-seat, #laid .first-paint-cut").count() == 0
+            assert page.locator("#my-hand [data-card]").count() == 5
+            assert page.get_attribute("html", "data-start-seats") is None
+            context.close()
+
+
+def test_the_first_paint_of_a_three_player_link_shows_its_seats(page):
+    open_without_python(page, "/?seed=seats&players=3")
+    assert page.get_attribute("html", "data-start-seats") == "3"
+    assert page.locator("#seat-list > li:visible").count() == 3
+    assert page.locator("#laid .first-paint-cut:visible").count() == 3
+    assert page.locator("#my-hand li:visible").count() == 5
+    assert not visible(page, "seat-cpu")
+    open_without_python(page, "/?seed=seats&players=3&pass=1")  # pass and play is two players
+    assert page.get_attribute("html", "data-start-seats") is None
+    assert page.locator("#seat-list > li:visible").count() == 0
+
+
 FRAMES_ADDED = """(() => {  // every board frame added once the page is parsed (by the page's Python)
   window.__framesAdded = 0;
   document.addEventListener("DOMContentLoaded", () => new MutationObserver((records) => {
