@@ -61,11 +61,12 @@
   else if (page === "replay") start = given("code") ? "result" : "";
   if (start) root.setAttribute("data-start", start);
   if (start === "table" && given("seed")) root.setAttribute("data-start-link", "");
-  // A link's game for three or four players (not pass and play, which is two): its seats.
+  // A link's game for three or four players, or for two on one device (pass and play): its seats.
   var seats = query.get("players");
-  if (start === "table" && given("seed") && (seats === "3" || seats === "4")
-      && ["1", "true", "on", "yes"].indexOf(query.get("pass") || "") < 0) {
-    root.setAttribute("data-start-seats", seats);
+  if (start === "table" && given("seed")) {
+    var passing = ["1", "true", "on", "yes"].indexOf(query.get("pass") || "") >= 0;
+    if (passing) root.setAttribute("data-start-seats", "pass");
+    else if (seats === "3" || seats === "4") root.setAttribute("data-start-seats", seats);
   }
 
   if (page !== "game") return;

@@ -146,6 +146,20 @@ def test_a_link_for_three_or_four_players_paints_their_table_and_nothing_moves(b
             context.close()
 
 
+def test_a_pass_and_play_link_paints_its_table_and_nothing_moves_on_a_phone(browser, base_url):
+    """A practice link for two people on one device paints its two seats, their cuts and the screen
+    that passes the device (its words, whose turn it is, still to come): nothing moves on a phone."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 390, "height": 844},
+                                  service_workers="block")
+    page = context.new_page()
+    page.goto("/?seed=passing&pass=1&name1=Ann&name2=Bob")
+    page.wait_for_selector("#game[data-await='pass']", state="attached", timeout=30_000)
+    assert page.evaluate(SHIFTS) == []
+    assert page.locator("#seat-list > li").count() == 2 and page.is_visible("#pass-screen")
+    assert page.locator("#seat-list .first-paint-seat, #laid .first-paint-cut").count() == 0
+    context.close()
+
+
 def test_the_first_paint_of_a_three_player_link_shows_its_seats(page):
     open_without_python(page, "/?seed=seats&players=3")
     assert page.get_attribute("html", "data-start-seats") == "3"
@@ -154,8 +168,10 @@ def test_the_first_paint_of_a_three_player_link_shows_its_seats(page):
     assert page.locator("#my-hand li:visible").count() == 5
     assert not visible(page, "seat-cpu")
     open_without_python(page, "/?seed=seats&players=3&pass=1")  # pass and play is two players
-    assert page.get_attribute("html", "data-start-seats") is None
-    assert page.locator("#seat-list > li:visible").count() == 0
+    assert page.get_attribute("html", "data-start-seats") == "pass"
+    assert page.locator("#seat-list > li:visible").count() == 2
+    assert page.locator("#laid .first-paint-cut:visible").count() == 2
+    assert visible(page, "pass-screen") and not visible(page, "seat-cpu")
 
 
 FRAMES_ADDED = """(() => {  // every board frame added once the page is parsed (by the page's Python)
