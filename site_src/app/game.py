@@ -371,7 +371,7 @@ def setup():
     q("go-by-hand").checked = S["settings"].get("go") == "hand"
     q("lay-confirm").checked = S["settings"].get("lay") == "confirm"
     fill_setup(S["settings"])
-    if document.documentElement.getAttribute("data-start-seats") != "3":  # else its board comes with its table
+    if document.documentElement.getAttribute("data-start") != "table":  # a game's board comes with its table
         board.render("#board", NAMES, S["settings"]["target"])
     q("game").setAttribute("data-target", str(S["settings"]["target"]))
     bridge.on("#my-hand", "click", on_hand_click)
