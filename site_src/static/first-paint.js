@@ -38,20 +38,59 @@
 
   function savedGame(key) {
     var text = stored(key);
-    if (!text) return false;
+    if (!text) return null;
     try {
       var envelope = JSON.parse(text);
-      return !!envelope && envelope.v === 1 && typeof envelope.game === "string" && envelope.game !== "";
+      var isGame = !!envelope && envelope.v === 1 && typeof envelope.game === "string" && envelope.game !== "";
+      return isGame ? envelope : null;
     } catch (error) {
-      return false;  // damaged: the page sets it aside and opens the setup
+      return null;  // damaged: the page sets it aside and opens the setup
     }
+  }
+
+  // The seats of the saved game about to be resumed, from the page's notes on it (the "meta" of
+  // table/setup.py's meta_from): "pass", "3", "4", or "" for two seats (or notes it cannot read);
+  // for two on one device, the players' names.
+  var savedSeats = "";
+  var names = [];
+
+  function seatsOf(envelope) {
+    var meta = envelope.meta;
+    if (!meta || typeof meta !== "object") return "";
+    if (meta.pass_and_play === true) {
+      if (Array.isArray(meta.names)) names = meta.names;
+      return "pass";
+    }
+    return meta.players === 3 || meta.players === 4 ? String(meta.players) : "";
+  }
+
+  // A text as a CSS string (each quote, backslash or line break as its hex escape).
+  function cssString(text) {
+    return "\"" + text.replace(/["\\\n\r]/g, function (c) { return "\\" + c.charCodeAt(0).toString(16) + " "; }) + "\"";
+  }
+
+  // Two on one device: the seats and the screen that passes the device name the players (their
+  // order and whose turn it is to come with the page's Python). Those words are kept hidden till
+  // then, but take their place: the longer of the two names stands in for each of them.
+  // The cuts of a link's first deal are in the players' order.
+  function passNames(names) {
+    var longest = "";
+    for (var k = 0; k < 2; k += 1) {
+      var name = typeof names[k] === "string" && names[k].trim() ? names[k].trim().slice(0, 20) : "Player " + (k + 1);
+      root.style.setProperty("--first-paint-name-" + (k + 1), cssString(name));
+      if (name.length > longest.length) longest = name;
+    }
+    root.style.setProperty("--first-paint-pass-name", cssString(longest));
   }
 
   function gameStart() {
     if (/^#(invite|reply|connect)=/.test(location.hash)) return "";
     if (/^#play=/.test(location.hash) || given("seed")) return "table";
     if (stored("cribbage.friendnow.v1")) return "table";
-    return savedGame("cribbage.game.v1") ? "table" : "setup";
+    var envelope = savedGame("cribbage.game.v1");
+    if (!envelope) return "setup";
+    savedSeats = seatsOf(envelope);
+    return "table";
   }
 
   var start = "";
@@ -65,9 +104,13 @@
   var seats = query.get("players");
   if (start === "table" && given("seed")) {
     var passing = ["1", "true", "on", "yes"].indexOf(query.get("pass") || "") >= 0;
+    if (passing) names = [query.get("name1"), query.get("name2")];
     if (passing) root.setAttribute("data-start-seats", "pass");
     else if (seats === "3" || seats === "4") root.setAttribute("data-start-seats", seats);
+  } else if (savedSeats) {
+    root.setAttribute("data-start-seats", savedSeats);
   }
+  if (root.getAttribute("data-start-seats") === "pass") passNames(names);
 
   if (page !== "game") return;
   var early = {pending: null, form: null};

@@ -183,6 +183,54 @@ FRAMES_ADDED = """(() => {  // every board frame added once the page is parsed (
 })();"""
 
 
+def test_a_saved_game_for_three_players_or_two_on_one_device_paints_its_seats(page):
+    """A saved game's notes (its envelope's "meta") give its seats: three seats face down and no
+    cut (a resumed hand is past its cut), or the screen that passes the device, its words taking
+    the room of the longer name; a link's own players win over a saved game's."""
+    open_without_python(page, "/")
+    envelope = "(meta) => localStorage.setItem('cribbage.game.v1', JSON.stringify({v: 1, game: '{}', meta}))"
+    page.evaluate(envelope, {"players": 3, "pass_and_play": False})
+    page.reload(wait_until="domcontentloaded")
+    assert page.get_attribute("html", "data-start-seats") == "3"
+    assert page.locator("#seat-list .first-paint-seat:visible").count() == 3
+    assert page.locator("#laid .first-paint-cut:visible").count() == 0
+    assert page.locator("#my-hand .card-back:visible").count() == 5
+    page.evaluate(envelope, {"players": 2, "pass_and_play": True, "names": ["Christopher", "Bo"]})
+    page.reload(wait_until="domcontentloaded")
+    assert page.get_attribute("html", "data-start-seats") == "pass"
+    assert visible(page, "pass-screen") and page.locator("#laid .first-paint-cut:visible").count() == 0
+    title = page.evaluate("getComputedStyle(document.getElementById('pass-title'), '::after').content")
+    assert title == '" to " "Christopher"' or title == '" to Christopher"', title
+    page.evaluate(envelope, {"players": 2, "names": ["You", "Computer"]})
+    page.reload(wait_until="domcontentloaded")
+    assert page.get_attribute("html", "data-start-seats") is None and visible(page, "seat-cpu")
+    page.evaluate(envelope, {"players": 4})
+    page.goto("/?seed=a-link", wait_until="domcontentloaded")  # the link's game, for two
+    assert page.get_attribute("html", "data-start-seats") is None
+
+
+def test_a_saved_game_for_more_players_or_two_on_one_device_resumes_with_nothing_moving(browser, base_url):
+    """Three players, four, and two on one device, saved at the discard and opened again on a
+    phone: from the first paint to the resumed table nothing moves."""
+    for table in ("3", "4", "pass"):
+        context = browser.new_context(base_url=base_url, viewport={"width": 390, "height": 844},
+                                      service_workers="block")
+        page = context.new_page()
+        page.goto("/")
+        page.check(f"#setup input[name='table'][value='{table}']")
+        page.click("#deal-button")
+        awaited = "#game[data-await='pass']" if table == "pass" else "#game[data-await='discard']"
+        page.wait_for_selector(awaited, state="attached", timeout=30_000)
+        page.reload()
+        page.wait_for_selector(awaited, state="attached", timeout=30_000)
+        moved = [shift for shift in page.evaluate(SHIFTS)
+                 if not all(source.startswith("crib-board-player ") for source in shift[2])]
+        assert moved == [], table
+        assert page.locator("#seat-list > li").count() == (2 if table == "pass" else int(table))
+        assert page.locator("#seat-list .first-paint-seat").count() == 0
+        context.close()
+
+
 def test_the_page_takes_over_the_board_of_the_first_paint_and_draws_another_only_when_needed(browser, base_url):
     """A practice link's game to 121 keeps the build's board (the geometry for the width, the other
     one removed; nothing drawn again), its pegs placed by the page; other names only change the

@@ -162,3 +162,24 @@ def test_pass_and_play_never_shows_the_other_hand(page_and_problems):
         kind = wait_decision(page, before)
     assert passes >= 3
     assert page.locator("#seat-list b").count() == 0 and "<b>Ann</b>" in page.inner_text("#seat-list")
+
+
+def test_a_pass_and_play_game_refused_for_its_names_keeps_the_form_as_asked(page, wait_for_ui):
+    """Two names the same (or one missing, from a link) are refused with the reason, and the form
+    stays on two players on one device with the names as given, the cursor in the one to mend."""
+    page.goto("/")
+    wait_for_ui(page)
+    page.check("#setup input[name='table'][value='pass']")
+    page.fill("#name-0", "Ann")
+    page.fill("#name-1", "ann")
+    page.click("#deal-button")
+    page.wait_for_selector("#setup-message:has-text('different names')")
+    assert page.is_checked("#setup input[name='table'][value='pass']")
+    assert page.input_value("#name-1") == "ann" and page.is_visible("#name-1")
+    assert page.evaluate("document.activeElement.id") == "name-1"
+    page.goto("/?seed=no-names&pass=1&name2=Bob")
+    wait_for_ui(page)
+    page.wait_for_selector("#setup-message:has-text('Player 1 needs a name')")
+    assert page.is_checked("#setup input[name='table'][value='pass']")
+    assert page.input_value("#name-0") == "" and page.input_value("#name-1") == "Bob"
+    assert page.evaluate("document.activeElement.id") == "name-0"

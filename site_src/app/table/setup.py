@@ -96,11 +96,25 @@ def fill_setup(settings):
     on_table_choice()
 
 
+def show_passing(names):
+    """Set the new-game form to two players on one device, these names in its fields, and put
+    the cursor in the one to mend: the first left empty, else the second (a doubled name)."""
+    for radio in q("setup").querySelectorAll('input[name="table"]'):
+        radio.checked = str(radio.value) == "pass"
+    on_table_choice()
+    fields = [q("name-0"), q("name-1")]
+    for field, name in zip(fields, names):
+        field.value = str(name)
+    empty = [field for field in fields if not str(field.value).strip()]
+    (empty[0] if empty else fields[1]).focus()
+
+
 def open_setup(in_game):
     """Show the new-game form on the table."""
     if S["waiting"] != "setup":
         S["before_setup"] = S["waiting"]
     fill_setup(S["settings"])
+    document.documentElement.removeAttribute("data-start")  # a first paint's table, if still up, is over
     q("setup").hidden = False
     q("game").classList.add("is-setup")
     shown("setup-warning", store.is_unfinished(store.GAME))  # what a new game replaces: the ordinary game
@@ -241,6 +255,7 @@ async def start_game(options, seed=None, kind=None):
         q("prompt").textContent = ""
         q("setup-message").textContent = cap(error.message)  # a missing or doubled name
         open_setup(S["game"] is not None)
+        show_passing(options.get("names") or [])  # the form as asked, its names there to mend
         return False
     q("prompt").textContent = ""
     q("setup-message").textContent = ""
