@@ -319,6 +319,7 @@ async def first_table():
         document.documentElement.removeAttribute("data-start")
         document.documentElement.removeAttribute("data-start-link")
         document.documentElement.removeAttribute("data-start-seats")
+        document.documentElement.removeAttribute("data-start-target")
     act_on_early()
 
 

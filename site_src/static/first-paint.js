@@ -13,6 +13,10 @@
      its link (?hand=..., ?seed=..., ?day=... or ?code=...): its result area keeps its final
      size from the start (the replay's: its game's first step, with "Replaying" said there).
 
+   For a game's table it also marks what changes the table's shape: html[data-start-link] (a
+   link's first deal: the cuts), html[data-start-seats] (3, 4 or "pass") and
+   html[data-start-target] ("61": a board half as long).
+
    A friend link (#invite=, #reply=, #connect=) opens a panel of its own and sets nothing.
    The page's Python removes the attribute once it has drawn the first table (game.py).
 
@@ -83,6 +87,30 @@
     root.style.setProperty("--first-paint-pass-name", cssString(longest));
   }
 
+  // The target of the saved game about to be resumed (its record's own "target").
+  function targetOf(envelope) {
+    try {
+      var record = JSON.parse(envelope.game);
+      return record && record.target === 61 ? "61" : "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  var target = "";
+
+  // A link's target: its own (61 or 121), else the person's setting (table/setup.py's url_options).
+  function linkTarget() {
+    var asked = query.get("target");
+    if (asked === "61" || asked === "121") return asked === "61" ? "61" : "";
+    try {
+      var settings = JSON.parse(stored("cribbage.settings.v1") || "null");
+      return settings && settings.target === 61 ? "61" : "";
+    } catch (error) {
+      return "";
+    }
+  }
+
   function gameStart() {
     if (/^#(invite|reply|connect)=/.test(location.hash)) return "";
     if (/^#play=/.test(location.hash) || given("seed")) return "table";
@@ -90,6 +118,7 @@
     var envelope = savedGame("cribbage.game.v1");
     if (!envelope) return "setup";
     savedSeats = seatsOf(envelope);
+    target = targetOf(envelope);
     return "table";
   }
 
@@ -111,6 +140,9 @@
     root.setAttribute("data-start-seats", savedSeats);
   }
   if (root.getAttribute("data-start-seats") === "pass") passNames(names);
+  // A game to 61: its board is half as long (the page draws it; its place is kept meanwhile).
+  if (start === "table" && given("seed")) target = linkTarget();
+  if (target) root.setAttribute("data-start-target", target);
 
   if (page !== "game") return;
   var early = {pending: null, form: null};

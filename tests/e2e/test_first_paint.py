@@ -231,6 +231,43 @@ def test_a_saved_game_for_more_players_or_two_on_one_device_resumes_with_nothing
         context.close()
 
 
+def test_a_game_to_61_keeps_its_boards_place_from_the_first_paint(page):
+    """A link's game to 61 (its own target, else the person's setting), or a saved one: the board
+    the page will draw is half as long, so its place is kept in the first paint's stead."""
+    open_without_python(page, "/?seed=short&target=61")
+    assert page.get_attribute("html", "data-start-target") == "61"
+    width = box(page, "board")[2]
+    svg = page.eval_on_selector("#board .crib-board-svg[data-geometry='wide']", "(e) => e.getBoundingClientRect().height")
+    assert abs(svg - width * 93 / 296) <= 1 and page.evaluate("getComputedStyle(document.querySelector('#board svg')).visibility") == "hidden"
+    page.evaluate("localStorage.setItem('cribbage.settings.v1', JSON.stringify({v: 1, target: 61}))")
+    page.goto("/?seed=short", wait_until="domcontentloaded")
+    assert page.get_attribute("html", "data-start-target") == "61"  # the setting's target
+    page.goto("/?seed=short&target=121", wait_until="domcontentloaded")
+    assert page.get_attribute("html", "data-start-target") is None
+    page.evaluate("localStorage.setItem('cribbage.game.v1', JSON.stringify({v: 1, game: JSON.stringify({target: 61}), meta: {}}))")
+    page.goto("/", wait_until="domcontentloaded")
+    assert page.get_attribute("html", "data-start-target") == "61"
+
+
+def test_a_game_to_61_and_a_saved_game_show_with_nothing_moving(browser, base_url):
+    """A link's game to 61, and the ordinary game to 61 saved and opened again (its options' button
+    that replays the game so far in its place from the start): nothing moves on a laptop's window."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, service_workers="block")
+    page = context.new_page()
+    page.goto("/?seed=short-game&target=61")
+    page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+    assert page.evaluate(SHIFTS) == []
+    page.goto("/")
+    page.check("#setup input[name='target'][value='61']")
+    page.click("#deal-button")
+    page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+    page.reload()
+    page.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+    assert page.evaluate(SHIFTS) == []
+    assert page.is_visible("#replay-so-far") and page.get_attribute("html", "data-start-target") is None
+    context.close()
+
+
 def test_the_page_takes_over_the_board_of_the_first_paint_and_draws_another_only_when_needed(browser, base_url):
     """A practice link's game to 121 keeps the build's board (the geometry for the width, the other
     one removed; nothing drawn again), its pegs placed by the page; other names only change the
