@@ -8,9 +8,10 @@ takes only canonical encodings of group elements and raises ``ValueError`` for a
 Scalars are ints modulo ``ORDER``; ``mul`` reduces its scalar, so any int will do.
 
 ``CARD_POINTS[i]`` is the point of card i (0..51): ``from_uniform_bytes(SHA-512(b"cribbage card %d"
-% i))``. MicroPython's hashlib has no SHA-512, so the module holds the 52 encodings and decodes
-them on first use of ``CARD_POINTS``; ``card_of`` tells which card a point is. The arithmetic is
-plain Python ints, the same in CPython and MicroPython, and not constant-time.
+% i))``. MicroPython's hashlib has no SHA-512, so ``engine/card_points.py`` holds the 52
+encodings, decoded on first use of ``CARD_POINTS``; ``card_of`` and ``cards_of`` tell which card
+a point is, by a key kept there too. The arithmetic is plain Python ints, the same in CPython
+and MicroPython, and not constant-time.
 
 >>> encode(mul(2, BASE)).hex()
 '6a493210f7499cd17fecb510ae0cea23a110e8d5b901f8acadd3095c73a3b919'
@@ -23,6 +24,8 @@ plain Python ints, the same in CPython and MicroPython, and not constant-time.
 Traceback (most recent call last):
 ValueError: a ristretto255 encoding is 32 bytes
 """
+
+from engine.card_points import CARD_ENCODINGS, CARD_KEYS
 
 P = 2**255 - 19
 """The field prime."""
@@ -138,11 +141,39 @@ def _digits(k):
     return digits
 
 
+_BASE_TABLE = []  # [i][d - 1]: d * 16**i * BASE, cached (``_cached``), i = 0..63, d = 1..8; made on first use
+
+
+def _mul_base(k):
+    """k * BASE for 0 < k < ORDER by a fixed-base comb: k's signed 4-bit digits pick one entry of
+    a table of BASE's multiples each (worked out once, 512 points), added up with no doubling."""
+    if not _BASE_TABLE:
+        point = BASE
+        for _ in range(64):
+            step = _cached(point)
+            multiples = [point, _double(point)]
+            for _ in range(6):
+                multiples.append(_add_cached(multiples[-1], step))
+            _BASE_TABLE.append([step] + [_cached(q) for q in multiples[1:]])
+            point = _double(multiples[7])  # 16 times the row's point
+    acc = IDENTITY
+    for row, d in zip(_BASE_TABLE, _digits(k)):
+        if d > 0:
+            acc = _add_cached(acc, row[d - 1])
+        elif d:
+            c0, c1, c2, c3 = row[-d - 1]
+            acc = _add_cached(acc, (c1, c0, P - c2, c3))
+    return acc
+
+
 def mul(k, point):
-    """k times a point, for any int k (reduced modulo ORDER; a multiple of ORDER gives IDENTITY)."""
+    """k times a point, for any int k (reduced modulo ORDER; a multiple of ORDER gives IDENTITY).
+    The generator's multiples come from a table of its own (``_mul_base``)."""
     k %= ORDER
     if not k:
         return IDENTITY
+    if point is BASE:
+        return _mul_base(k)
     p = P
     m = _MASK
     multiples = [point, _double(point)]
@@ -267,9 +298,15 @@ def encode(point):
     return s.to_bytes(32, "little")
 
 
-def decode(data):
+def decode(data, root=None):
     """The point a canonical 32-byte encoding stands for (RFC 9496, section 4.3.1); ValueError
-    for anything else: a wrong length, a non-canonical encoding or one of no group element."""
+    for anything else: a wrong length, a non-canonical encoding or one of no group element.
+
+    ``root``, if given, is the square root the decoding works out (``decoding_roots``: the
+    non-negative ``1/sqrt(v * u2^2)``), sent by whoever encoded the point: it is checked (two
+    multiplications) instead of computed (an exponentiation). There is exactly one such root for
+    an encoding of a group element and none for anything else, so a decoding with a root gives
+    the same point as one without, or ValueError (a wrong root too)."""
     if not isinstance(data, (bytes, bytearray)) or len(data) != 32:
         raise ValueError("a ristretto255 encoding is 32 bytes")
     s = int.from_bytes(data, "little")
@@ -280,7 +317,11 @@ def decode(data):
     u2 = 1 + ss
     u2_sqr = u2 * u2 % P
     v = (-D * u1 % P * u1 - u2_sqr) % P
-    was_square, invsqrt = _sqrt_ratio_m1(1, v * u2_sqr % P)
+    if root is None:
+        was_square, invsqrt = _sqrt_ratio_m1(1, v * u2_sqr % P)
+    else:
+        was_square = type(root) is int and 0 <= root < P and not root & 1 and v * u2_sqr % P * root % P * root % P == 1
+        invsqrt = root if was_square else 0
     den_x = invsqrt * u2 % P
     den_y = invsqrt * den_x % P * v % P
     x = 2 * s * den_x % P
@@ -291,6 +332,53 @@ def decode(data):
     if not was_square or t & 1 or not y:
         raise ValueError("invalid ristretto255 encoding")
     return x, y, 1, t
+
+
+def _inverses(values):
+    """The inverses modulo P of nonzero field elements, with one exponentiation for them all
+    (Montgomery's trick)."""
+    partial = []
+    product = 1
+    for value in values:
+        partial.append(product)
+        product = product * value % P
+    inverse = pow(product, P - 2, P)
+    out = [0] * len(values)
+    for i in range(len(values) - 1, -1, -1):
+        out[i] = inverse * partial[i] % P
+        inverse = inverse * values[i] % P
+    return out
+
+
+def decoding_roots(points, encodings):
+    """For each point and its encoding (``encode``), the root its decoding works out (see
+    ``decode``), with one inversion for them all: what lets the receiver of the encodings decode
+    them without an exponentiation each.
+
+    The decoding of ``s`` gives the element's representative with y = (1 - s^2)/(1 + s^2) and
+    x = 2*s*(1 + s^2)*root, up to sign. Of the point's four representatives (x, y), (-x, -y),
+    (i*y, i*x) and (-i*y, -i*x) the one with that y gives x, so root = +-x / (2*s*(1 + s^2)):
+    the even one of the two."""
+    numbers = [int.from_bytes(e, "little") for e in encodings]
+    dens = [2 * s * (1 + s * s) % P for s in numbers]
+    inverses = _inverses([p[2] for p in points] + [d for d in dens if d])
+    count = len(points)
+    roots = []
+    k = count
+    for i, (x0, y0, z0, _) in enumerate(points):
+        s = numbers[i]
+        if not dens[i]:  # s = 0, the identity's encoding: worked out the long way
+            roots.append(_sqrt_ratio_m1(1, (-D - 1) % P)[1])
+            continue
+        z_inv = inverses[i]
+        y = y0 * z_inv % P
+        den_inv = inverses[k]
+        k += 1
+        y_dec = (1 - s * s) * 2 * s % P * den_inv % P
+        x = x0 * z_inv % P if y_dec == y or y_dec == P - y else y * SQRT_M1 % P
+        root = x * den_inv % P
+        roots.append(P - root if root & 1 else root)
+    return roots
 
 
 def _map(t):
@@ -340,78 +428,50 @@ def inverse_scalar(k):
     return pow(k, ORDER - 2, ORDER)
 
 
-CARD_LABEL = b"cribbage card %d"
-"""The label of card i's point: CARD_POINTS[i] = from_uniform_bytes(SHA-512(CARD_LABEL % i))."""
-
-_CARD_ENCODINGS = (
-    "36e47ad1c648f7173bbd0b541f8c6330fc04ffa2e1478c8fe89cd7b96a5cf206",
-    "587d1911658c6d110c05b7affe82fb965265fe1f0e0741a9bc70221714438c26",
-    "986e36ff65b80a253d0722a4ead73a57400b02fc17f294b141bf6e23d1eaf575",
-    "e816d674df0e184ffca35c9a4ea14547a283513b88f076dc614b68368eb09626",
-    "8689e0e12c1250dbc39bc858132954c4d774f44deb80bd7e0dca5c0993b37056",
-    "eeaa5be5702fadc221b66a7738604fdf28423745b32cdac1569dbf103dd58117",
-    "2c0e3f2bb5431d627626a6621428a73b0182d725260d650f37787e7c86b70b62",
-    "f0eb069a8e4ea8ded2b7e098304b3c2d6381d769a4e688ba7af476fd80297a05",
-    "1ac3fab94aaf57dab917be281ac21c2c1a8769b14cfd373b73ced26e6e3f7d49",
-    "d0e9eb009579c76ec90b24902cb44f7e1c7c40d831c2abb3c1077ab701ec5c6a",
-    "3488328f9b6d31ed025a87393f274589db28ce2b8747de21c008d0c3d3df2a77",
-    "a08abe3ee7c25c0ff7de0f0f847d87ab2470a910b8930bb91d5125b91077fd23",
-    "300162d2d10e92bb2af3c482f5ae73119fa379c89c124fc275730b29ab3fa429",
-    "989208901b9e262683399a20742eee6ea6154d14ffad87cbd8096fc69af1e42b",
-    "68d4a6297d88355ec22d83c54457d13f5f9bc829c192eb173c1a6b0c68b08331",
-    "cadfd84d4dfdf50ec1c513ecbda94e36a0c4a888ecec0860a2bd17453b70af38",
-    "325c9204355f2711b1665cb487358b5f021aec1b960ee44a0554f9cff3eb1123",
-    "ce58387e320dc3bbe0ec6329d128cc60a0d3070b1e6b7400f9a17f88cd553074",
-    "aa52b183bd14601f3f13b97f63078b66d01c1d2d886bfa09098bbf2f51de050a",
-    "a8d71a706817ab0847c4dc59ff12b83798ae638296b00ad8f04238b9c7b8e150",
-    "daea978e2eb3295c853e01afc0961926a477567496e4f50d04818f72bcdb8105",
-    "34c92a5364972ba62ba2a3f5d9f39cdbb7f21372f148244d006aef14da6f9661",
-    "eac435c66aa83c276edbdcb3451fb2a8608f150738ec38094a106c8d9df9a574",
-    "84b948deccd3ba9d9ba2434fe2f10602bdbcfeee12b467a024964b28283b6319",
-    "52089ddd87f87efdfc12b69ccf8ca0b07bd2dc50092c4b44bc73006d09e48407",
-    "429889d03d447be80d7bbc588317ee4fe28907fc3d64520b174c15ad0d49f54c",
-    "42d3421ef057046f099058895c4c8e5cf78d9cfe63e86945415dcc07c1cb8e1a",
-    "c28a1786941d99f7ef5fce0a07068a73ad595be69979314cb2e95387fa66ea3c",
-    "a870780b98e53896ed601899ae7b45fd5b14aae89c830fe38e4f041ca2092e5e",
-    "5e95757fad6ba2f0e7f2bbd6ccae06024642020d239ed3c66c13912f767de866",
-    "9648cbcb085cb48981535e620475354d79dbcba1ad566e7d6def28653b4c3a64",
-    "485953bc21fb6c395455b035098843ff8bab5c83a2ca4dc6afc785e7d579946f",
-    "327c1030dc4ecbd96a4f65ad4d0e28bc23eccce228920efe13d487f3c48bbb52",
-    "c0f1a36b26d7315f3ea7faae8a8321a43f48f39e1e2ed115f4069b69bf94cf2e",
-    "e21e2cc35e8c095a6f29f658bcf02f22f44be2cddb5cc368b0eb80aa33235356",
-    "04b78968efbc662e3d25bb20a33e05fc6a50ac4480d63834409ed044db0ed830",
-    "c6a30af3502a421030a069c06ce8f4f2dc470b471b773b0c95abed8c82606d52",
-    "4cf383ff83cf28e04655762fc697859ee917cb3209a98e7ea4089e9b89577d03",
-    "ca8ffbfa178018986a22b899e13fa4e041600e1eb09525dee726d7e336958b69",
-    "1e23a997abc7dceb2811e10f08a5c8c6ab75e779722b43d3c6702686d8425510",
-    "d814f1942a4d6684ae983f4c836c48e443a34fab43ae6782f93877be99065002",
-    "ca968c9806211cc3965802c5af056bd0f9ece96e571c01257cca889d77ef1170",
-    "981c99349c1ad41dc99edbf5f9970b53b5247a0a90838e36d66ce9c5446bd76f",
-    "0ebab866599f968afe62db787305b134b38c062112ae77bb2913cacc369e7b63",
-    "fc9648e721810f456ae697f8ab5d81f6fbbca974ea2fbf577f39e8ad9b48b70e",
-    "8c1229d3c3ce80652187eb8b9080e74fbc20cd280e05d5daa078017630055f2b",
-    "24c697e4b6f9e4cf968ba679b5e8b45a044bcf749a62da6d15d1af05708c322b",
-    "7cb2aa6bf5e30810ce943f3802796c9990ead92f980d7074b7abe3ab3384c541",
-    "dec15d5b7bcf06fe5972c47432d1f4198d7e60f25e84e9696510aba8a3202446",
-    "8098cafe766f259b25df83e106e1cb0591968ad42265c2078da928471cb39442",
-    "ec04585e6c7f898273a1e3a7a74e246bdc23ea978826f425841ba112050afb27",
-    "54ae12a4e2cee5e417ef0c9bcc0c419b09d7d136a536bd529621ce53de84c354",
-)
-
-_CARD_INDEX = {}
-for _i, _hex in enumerate(_CARD_ENCODINGS):
-    _CARD_INDEX[bytes.fromhex(_hex)] = _i
-
-
 def card_of(point):
     """The card (0..51) a point is, or None if it is none of CARD_POINTS."""
-    return _CARD_INDEX.get(encode(point))
+    return cards_of([point])[0]
+
+
+_CARD_KEYS = {}  # each card's key (``_keys``) -> the card, from card_points.CARD_KEYS on first use
+
+
+def _keys(points):
+    """x*y/(x^2 + y^2) of each point, None where x^2 + y^2 is 0.
+
+    It is one group element's key: the same for its four representatives (x, y), (-x, -y),
+    (i*y, i*x) and (-i*y, -i*x), and no other point's. The key gives t = x/y up to t <-> 1/t
+    (the roots of k*t^2 - t + k); a point with x = t*y has y^2 a root of
+    d*t^2*Y^2 - (1 - t^2)*Y + 1, whose roots multiply to 1/(d*t^2), so with d not a square only
+    one of them is a square: the key names the pairs (x, y), (-x, -y) and (i*y, i*x),
+    (-i*y, -i*x), one ristretto element."""
+    sums = [(x * x + y * y) % P for x, y, _, _ in points]
+    inverses = _inverses([value for value in sums if value])
+    keys = []
+    k = 0
+    for (x, y, _, _), value in zip(points, sums):
+        if value:
+            keys.append(x * y % P * inverses[k] % P)
+            k += 1
+        else:
+            keys.append(None)
+    return keys
+
+
+def cards_of(points):
+    """The card (0..51) each point is, or None for one that is none of CARD_POINTS: its key
+    (``_keys``) looked up among the cards', one inversion for them all (in place of an encoding
+    each, an exponentiation)."""
+    if not _CARD_KEYS:
+        for card, text in enumerate(CARD_KEYS):
+            _CARD_KEYS[int.from_bytes(bytes.fromhex(text), "little")] = card
+    return [_CARD_KEYS.get(key) for key in _keys(points)]
 
 
 def __getattr__(name):
     """CARD_POINTS, the 52 card points, decoded from their encodings on first use."""
     if name == "CARD_POINTS":
-        points = tuple(decode(bytes.fromhex(h)) for h in _CARD_ENCODINGS)
+        points = tuple(decode(bytes.fromhex(h)) for h in CARD_ENCODINGS)
         globals()["CARD_POINTS"] = points
         return points
     raise AttributeError("module 'engine.ristretto' has no attribute '%s'" % name)

@@ -33,6 +33,13 @@ The hand, in three messages before anyone sees a card:
    (64 hex digits, the scalar little-endian): seat 0 reads ``(x * y_j)^-1 * final[j]``, or finds
    ``final[j] - r_j * BASE`` in its own locked deck. The reader must find a card.
 
+The points of those three messages (seat 0's deck and ``U``, seat 1's masked six, seat 0's
+openings of them) travel with their decoding roots (``roots_text``: the square root RFC 9496's
+decoding works out, which the sender gets for all its points with one inversion), so the
+receiver checks each root instead of working it out: the same points, or a damaged one refused,
+for two multiplications in place of an exponentiation each. The cards read are told by their
+keys (``ristretto.cards_of``), one inversion for all six.
+
 Seat 1's six cards thus cost it additions only while the connection waits (the masks
 ``r_j * BASE`` are worked out ahead, ``prepare``); the one exchange of openings costs seat 0 a
 multiplication per card. This is the blinded evaluation of a verifiable oblivious PRF with
@@ -183,7 +190,7 @@ def prepare(seed: str, seat: int = 0) -> None:
     seat 1's masks ``r_j * BASE`` for the positions of either hand (0..11)."""
     hand = SealedHand(seat, seed, "")
     if seat == 0:
-        made = [hand.first_deck(), hand.first, hand.unlock_text()]
+        made = [hand.first_deck(), hand.first, hand.unlock_text(), hand.first_roots()]
     else:
         made = [{j: hand._mask_point(j) for j in range(2 * MASKED)}]
     _PREPARED.append([seat, hand.seed] + made)
@@ -214,11 +221,33 @@ def _parts(text: object, count: int, who: str, seen: set) -> list:
     return parts
 
 
-def _point(part: str, who: str):
+def _point(part: str, who: str, root: "int | None" = None):
     try:
-        return ristretto.decode(unhexlify(part))
+        return ristretto.decode(unhexlify(part), root)
     except ValueError:
         raise SealError(f"{who}'s deck holds something that is not a sealed card.") from None
+
+
+def roots_text(points: list, texts: list) -> str:
+    """The decoding roots (``ristretto.decoding_roots``) of points sent as these hex texts, as a
+    message carries them beside the points (64 hex digits each): the receiver checks each root
+    in place of working it out, an exponentiation a point."""
+    roots = ristretto.decoding_roots(points, [unhexlify(t) for t in texts])
+    return "".join(hexlify(r.to_bytes(POINT_BYTES, "little")).decode("ascii") for r in roots)
+
+
+def _roots(text: object, count: int, who: str) -> list:
+    """``count`` roots from a message's text (``roots_text``); all None if it sent none; SealError
+    naming ``who`` if the text is not ``count`` roots."""
+    if text is None:
+        return [None] * count
+    if not isinstance(text, str) or len(text) != count * SHARE_HEX:
+        raise SealError(f"{who}'s deck holds something that is not a sealed card.")
+    try:
+        data = unhexlify(text)
+    except ValueError:
+        raise SealError(f"{who}'s deck holds something that is not a sealed card.") from None
+    return [int.from_bytes(data[i * POINT_BYTES:(i + 1) * POINT_BYTES], "little") for i in range(count)]
 
 
 def _hex_bytes(text: object, who: str) -> bytes:
@@ -269,6 +298,10 @@ class SealedHand:
         self._made: list = []  # seat 0: the part of its deck locked so far
         self._first_text = None  # seat 0: its deck's text, once made
         self._unlock_text = None  # seat 0: U, the inverse of its lock times BASE, as a message carries it
+        self._roots_text = None  # seat 0: the decoding roots of its deck's points then of U (roots_text)
+        self._first_roots: list = []  # seat 1: those roots as they came (None each if none came)
+        self.masked_roots = ""  # seat 1: the roots of its masked six, as sent
+        self.open_roots: list = []  # seat 0: the roots of its openings of the masked six, as sent
         self._indices = None  # seat 0: its deck's encodings -> their index (_index_of)
         self._texts: list = []  # seat 1: seat 0's deck as it came (decoded as it is used)
         self._seen: set = set()
@@ -281,7 +314,7 @@ class SealedHand:
         self._unlock_point = None  # seat 1: seat 0's U
         made = _prepared(seat, self.seed)
         if made is not None and seat == 0:
-            self._first_text, self._made, self._unlock_text = made[0], list(made[1]), made[2]
+            self._first_text, self._made, self._unlock_text, self._roots_text = made[0], list(made[1]), made[2], made[3]
         elif made is not None:
             self._masks = made[0]
 
@@ -346,14 +379,27 @@ class SealedHand:
             self._first_text = deck_text(self.first)
         return self._first_text
 
-    def take_first(self, text: object, commitment: object, unlock: object) -> None:
-        """Seat 1: seat 0's deck, its commitment and its ``U``; SealError if the deck is not 52
-        distinct sealed cards (each is decoded as the shuffle reaches it) or ``U`` is no point."""
+    def first_roots(self) -> str:
+        """Seat 0: the decoding roots of its deck's points, then of ``U``, as its first message
+        carries them (``roots_text``)."""
+        if self._roots_text is None:
+            text = self.first_deck()
+            texts = [text[i * SHARE_HEX:(i + 1) * SHARE_HEX] for i in range(DECK_SIZE)] + [self.unlock_text()]
+            unlock = ristretto.decode(unhexlify(self.unlock_text()))
+            self._roots_text = roots_text(self.first + [unlock], texts)
+        return self._roots_text
+
+    def take_first(self, text: object, commitment: object, unlock: object, roots: object = None) -> None:
+        """Seat 1: seat 0's deck, its commitment, its ``U`` and their decoding roots (optional);
+        SealError if the deck is not 52 distinct sealed cards (each is decoded as the shuffle
+        reaches it) or ``U`` is no point."""
         assert self.seat == 1
         self._take_commitment(commitment)
         self._texts = _parts(text, DECK_SIZE, self.other, set())
+        self._first_roots = _roots(roots, DECK_SIZE + 1, self.other)
         try:
-            self._unlock_point = ristretto.decode(unhexlify(unlock)) if isinstance(unlock, str) else None
+            self._unlock_point = (ristretto.decode(unhexlify(unlock), self._first_roots[DECK_SIZE])
+                                  if isinstance(unlock, str) else None)
         except ValueError:
             self._unlock_point = None
         if self._unlock_point is None:
@@ -362,7 +408,7 @@ class SealedHand:
 
     def _first_point(self, i: int):
         if self.first[i] is None:
-            self.first[i] = _point(self._texts[i], self.other)
+            self.first[i] = _point(self._texts[i], self.other, self._first_roots[i])
         return self.first[i]
 
     def _lock(self, j: int) -> None:
@@ -400,6 +446,7 @@ class SealedHand:
             self.final[j] = ristretto.add(self._first_point(self._order[j]), self._mask_point(j))
         self.masked = list(positions)
         self._masked_texts = [_hex_point(self.final[j]) for j in positions]
+        self.masked_roots = roots_text([self.final[j] for j in positions], self._masked_texts)
         return "".join(self._masked_texts)
 
     def make_masks(self, positions: list) -> None:
@@ -408,10 +455,14 @@ class SealedHand:
             self._mask_point(j)
 
     def open_masked(self) -> list:
-        """Seat 0: its openings of seat 1's masked positions, ``[[position, share], ...]``."""
-        opens = [[j, self.share(j)] for j in self.masked]
-        self._opened = [share for _, share in opens]
-        return opens
+        """Seat 0: its openings of seat 1's masked positions, ``[[position, share], ...]`` (their
+        decoding roots in ``open_roots``)."""
+        points = [ristretto.mul(self._unlock(), self.final[j]) for j in self.masked]
+        self._opened = [_hex_point(point) for point in points]
+        self.shared.extend(self.masked)
+        text = roots_text(points, self._opened)
+        self.open_roots = [text[i * SHARE_HEX:(i + 1) * SHARE_HEX] for i in range(len(points))]
+        return [[j, share] for j, share in zip(self.masked, self._opened)]
 
     def proof(self) -> str:
         """Seat 0: the proof that its openings of seat 1's masked positions are right."""
@@ -453,15 +504,16 @@ class SealedHand:
         self._take_commitment(commitment)
         self.final = {}
 
-    def take_part(self, text: object, positions: list, masked: bool = False) -> None:
-        """Seat 0: a part of seat 1's deck, at ``positions`` (``masked``: seat 1's own six);
-        SealError if it is not distinct sealed cards, new to the parts before."""
+    def take_part(self, text: object, positions: list, masked: bool = False, roots: object = None) -> None:
+        """Seat 0: a part of seat 1's deck, at ``positions`` (``masked``: seat 1's own six), with
+        their decoding roots (optional); SealError if it is not distinct sealed cards, new to the
+        parts before."""
         assert self.seat == 0 and self.final is not None
         parts = _parts(text, len(positions), self.other, self._seen)
-        for j, part in zip(positions, parts):
+        for j, part, root in zip(positions, parts, _roots(roots, len(positions), self.other)):
             if j in self.final:
                 raise SealError(f"{self.other} sent position {j + 1} of the deck twice.")
-            self.final[j] = _point(part, self.other)
+            self.final[j] = _point(part, self.other, root)
         if masked:
             self.masked, self._masked_texts = list(positions), parts
 
@@ -481,32 +533,44 @@ class SealedHand:
 
     def read(self, position: int, share: object) -> int:
         """The card at ``position``, from the other side's opening; SealError if none is there."""
-        data = _hex_bytes(share, self.other)
-        if self.seat == 0:
-            key = int.from_bytes(data, "little")
-            if not 0 < key < ristretto.ORDER:
-                raise SealError(f"{self.other}'s opening of a card is not a key.")
-            if position in self.masked:  # the mask off: one of this side's own locked cards
-                index = self._index_of(ristretto.add(self.final[position], ristretto.neg(ristretto.mul(key, ristretto.BASE))))
-                card = None if index is None else self._order[index]
-            else:
-                card = ristretto.card_of(ristretto.mul(self._unlock() * ristretto.inverse_scalar(key) % ristretto.ORDER,
-                                                       self.final[position]))
-        else:
+        return self.read_all([[position, share]])[position]
+
+    def read_all(self, opens: list, roots: "list | None" = None) -> dict:
+        """The cards at positions the other side opened, ``[[position, share], ...]``, with their
+        decoding roots if seat 0 sent them (``open_roots``): position -> card, the cards found
+        together (``ristretto.cards_of``); SealError at the first that is no card."""
+        roots = [None] * len(opens) if roots is None else roots
+        cards, found = {}, []  # found: [position, point] to tell the card of
+        for (position, share), root in zip(opens, roots):
+            data = _hex_bytes(share, self.other)
+            if self.seat == 0:
+                key = int.from_bytes(data, "little")
+                if not 0 < key < ristretto.ORDER:
+                    raise SealError(f"{self.other}'s opening of a card is not a key.")
+                if position in self.masked:  # the mask off: one of this side's own locked cards
+                    index = self._index_of(ristretto.add(self.final[position],
+                                                         ristretto.neg(ristretto.mul(key, ristretto.BASE))))
+                    cards[position] = None if index is None else self._order[index]
+                else:
+                    found.append([position, ristretto.mul(self._unlock() * ristretto.inverse_scalar(key) % ristretto.ORDER,
+                                                          self.final[position])])
+                continue
             try:
-                unlocked = ristretto.decode(data)
+                unlocked = ristretto.decode(data, None if root is None else _roots(root, 1, self.other)[0])
             except ValueError:
                 raise SealError(f"{self.other}'s opening of a card is not a sealed card.") from None
             if position in self.masked:
                 self.unmask_step()
-                point = ristretto.add(unlocked, ristretto.neg(self._unmasks[position]))
+                found.append([position, ristretto.add(unlocked, ristretto.neg(self._unmasks[position]))])
             else:
-                point = ristretto.mul(ristretto.inverse_scalar(self._key(position)), unlocked)
-            card = ristretto.card_of(point)
-        if card is None:
-            raise SealError(f"{self.other}'s opening of position {position + 1} is not a card.")
-        self.read_cards[position] = card
-        return card
+                found.append([position, ristretto.mul(ristretto.inverse_scalar(self._key(position)), unlocked)])
+        for (position, _), card in zip(found, ristretto.cards_of([point for _, point in found])):
+            cards[position] = card
+        for position, _ in opens:
+            if cards[position] is None:
+                raise SealError(f"{self.other}'s opening of position {position + 1} is not a card.")
+            self.read_cards[position] = cards[position]
+        return cards
 
     def read_own(self, position: int, index: object) -> int:
         """Seat 0: its own card at ``position``, which seat 1 opened as the ``index`` of seat 0's

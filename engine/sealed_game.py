@@ -224,7 +224,7 @@ class SealedGame:
                 return False
             self.deferred.pop(0)
             self._send("deck", number, {"commit": hand.commitment, "deck": hand.first_deck(),
-                                        "unlock": hand.unlock_text()})
+                                        "unlock": hand.unlock_text(), "roots": hand.first_roots()})
         elif what == "masks":
             self.deferred.pop(0)
             hand.make_masks(head)
@@ -260,15 +260,14 @@ class SealedGame:
     def _opens(self, hand: SealedHand, positions) -> list:
         return [[j, hand.share(j)] for j in positions]
 
-    def _read_opens(self, hand: SealedHand, opens: object, allowed) -> dict:
-        if not isinstance(opens, list) or not all(isinstance(o, list) and len(o) == 2 for o in opens):
+    def _read_opens(self, hand: SealedHand, opens: object, allowed, roots: object = None) -> dict:
+        if not isinstance(opens, list) or not all(isinstance(o, list) and len(o) == 2 for o in opens) \
+                or roots is not None and not (isinstance(roots, list) and len(roots) == len(opens)):
             raise self._fail("@'s openings are damaged.")
-        cards = {}
-        for position, share in opens:
+        for position, _ in opens:
             if type(position) is not int or position not in allowed:
                 raise self._fail("@ opened a card it may not open now.")
-            cards[position] = hand.read(position, share)
-        return cards
+        return hand.read_all(opens, roots)
 
     def _on_deck(self, number: int, message: dict) -> None:
         if self.me != 1 or number in self.hands and self.hands[number].first is not None \
@@ -276,12 +275,13 @@ class SealedGame:
             raise self._fail(f"@ sent a deck for hand {number} out of turn.")
         self._seal(number)
         hand = self.hands[number]
-        hand.take_first(message.get("deck"), message.get("commit"), message.get("unlock"))
+        hand.take_first(message.get("deck"), message.get("commit"), message.get("unlock"), message.get("roots"))
         first, head, _ = self._parts(number)  # seat 0's six, opened at once: that takes no arithmetic
         self._send("final", number, {"commit": hand.commitment, "open": [[j, hand.own_index(j)] for j in first]})
         if (number, "masks") in self.deferred:  # not worked out ahead: made now
             self.deferred.remove((number, "masks"))
-        self._send("head", number, {"deck": hand.masked_part(head)})  # its own six, masked: additions only
+        masked = hand.masked_part(head)  # its own six, masked: additions only
+        self._send("head", number, {"deck": masked, "roots": hand.masked_roots})
         self.deferred.insert(0, (number, "unmask"))  # while seat 0 works on its openings
 
     def _on_final(self, number: int, message: dict) -> None:
@@ -306,8 +306,9 @@ class SealedGame:
         head = self._parts(number)[1]
         if self.me != 0 or hand is None or hand.final is None or head[0] in hand.final:
             raise self._fail(f"@ sent the cards of hand {number} out of turn.")
-        hand.take_part(message.get("deck"), head, masked=True)
-        self._send("open", number, {"open": hand.open_masked()})
+        hand.take_part(message.get("deck"), head, masked=True, roots=message.get("roots"))
+        opens = hand.open_masked()
+        self._send("open", number, {"open": opens, "roots": hand.open_roots})
         self.deferred.insert(0, (number, "proof"))  # next, in work(), and before its first move
 
     def _on_open(self, number: int, message: dict) -> None:
@@ -318,7 +319,7 @@ class SealedGame:
         positions = hand_positions(1, self.dealer_of(number))
         if (number, "unmask") in self.deferred:  # not worked out yet: read takes the masks off itself
             self.deferred.remove((number, "unmask"))
-        if sorted(self._read_opens(hand, message.get("open"), positions)) != positions:
+        if sorted(self._read_opens(hand, message.get("open"), positions, message.get("roots"))) != positions:
             raise self._fail("@ did not open all of your cards.")
         hand.take_opened(message["open"])
         self.deferred.append((number, "rest"))

@@ -42,15 +42,17 @@ def is_sealed_message(text):
 
 
 def _keep(answer):
-    """Keep the game's new text (in the entry) and send its messages; the table reply, if any,
-    with the finished game's record as its game once both sides have checked it."""
+    """Send the answer's messages, then keep the game's new text (in the entry); the table reply,
+    if any, with the finished game's record as its game once both sides have checked it. The
+    messages go first: the other page works on them while this one writes the device's copy
+    (in the same task, so nothing can come between the two)."""
     S["friend"]["sealed"] = answer["game"]
+    send(answer["send"])
     entry = friend_store.get(S["friend"]["id"])
     if entry is not None:
         entry["seal"] = True
         entry["sealed"] = answer["game"]
         friend_store.put(entry)
-    send(answer["send"])
     table = answer["table"]
     if table is not None:
         table["calls"] = STATE["table_calls"] = answer["calls"]

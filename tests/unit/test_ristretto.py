@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from engine import ristretto as r
+from engine import card_points, ristretto as r
 from engine.ristretto import (
     BASE, IDENTITY, ORDER, P, add, card_of, decode, encode, equal, from_uniform_bytes, inverse_scalar, mul,
     neg, scalar_from_bytes,
@@ -292,13 +292,13 @@ def test_card_points():
         assert encode(card) == encode(expected) and equal(card, expected)
         assert card_of(card) == i and card_of(expected) == i
         assert card_of(add(card, TORSION_4)) == i
-        assert r._CARD_ENCODINGS[i] == encode(card).hex()
+        assert card_points.CARD_ENCODINGS[i] == encode(card).hex()
     assert card_of(BASE) is None and card_of(IDENTITY) is None
     assert card_of(mul(2, cards[0])) is None
 
 
 def test_the_card_label():
-    assert r.CARD_LABEL % 51 == b"cribbage card 51"
+    assert card_points.CARD_LABEL % 51 == b"cribbage card 51"
 
 
 def test_mul_sum_is_the_sum_of_the_products():
@@ -312,3 +312,57 @@ def test_mul_sum_is_the_sum_of_the_products():
         assert r.equal(r.mul_sum(list(zip(scalars, points))), expected)
     assert r.equal(r.mul_sum([]), r.IDENTITY)
     assert r.equal(r.mul_sum([(r.ORDER - 1, points[0]), (1, points[0])]), r.IDENTITY)
+
+
+def test_a_decoding_with_its_root_is_the_decoding():
+    """decoding_roots gives, for each point and its encoding, the root decode works out: decoding
+    with it gives the same point; any other number, or a root with another encoding, is refused;
+    the roots of the RFC's multiples of the generator (the identity's among them) too."""
+    points = random_points(12, "roots") + [add(p, TORSION_4) for p in random_points(4, "roots torsion")]
+    points += [decode(bytes.fromhex(h)) for h in MULTIPLES]
+    scaled = [(x * 5 % P, y * 5 % P, z * 5 % P, t * 5 % P) for x, y, z, t in points[:4]]
+    points += scaled
+    encodings = [encode(p) for p in points]
+    roots = r.decoding_roots(points, encodings)
+    assert len(roots) == len(points)
+    for point, data, root in zip(points, encodings, roots):
+        assert decode(data, root) == decode(data) and equal(decode(data, root), point)
+        for wrong in ((root + 2) % P, P - root, root + P, 0, -root, str(root)):
+            with pytest.raises(ValueError):
+                decode(data, wrong)
+    with pytest.raises(ValueError):
+        decode(encodings[1], roots[0])
+
+
+def test_cards_of_tells_each_card_point_and_nothing_else():
+    """cards_of agrees with the encodings: every card point in any of its representations is its
+    card; the other points (a card's negation, its double, the generator, random ones, a point
+    whose key is undefined) are none. The keys kept are the card points' keys."""
+    cards = list(r.CARD_POINTS)
+    keys = r._keys(cards)
+    assert [int.from_bytes(bytes.fromhex(k), "little") for k in card_points.CARD_KEYS] == keys
+    assert len(set(keys)) == 52 and None not in keys
+    assert r.cards_of(cards) == list(range(52)) and len(r._CARD_KEYS) == 52
+    shifted = [add(add(c, TORSION_4), IDENTITY) for c in cards]
+    assert r.cards_of(shifted[::-1]) == list(range(51, -1, -1))
+    others = [neg(cards[3]), mul(2, cards[0]), BASE, IDENTITY] + random_points(8, "not cards")
+    assert r.cards_of(others) == [None] * len(others)
+    assert r.cards_of([]) == [] and r._keys([(1, r.SQRT_M1, 1, r.SQRT_M1)]) == [None]
+    for point in random_points(6, "keys"):  # one element's representatives share its key; -P's is -k
+        k = r._keys([point])[0]
+        assert r._keys([add(point, TORSION_4), add(add(point, TORSION_4), TORSION_4), neg(point)]) == [k, k, P - k]
+    encodings = {encode(c): i for i, c in enumerate(cards)}
+    for point in random_points(6, "cards") + cards[:6]:
+        assert card_of(point) == encodings.get(encode(point))
+
+
+def test_the_generators_table_gives_the_same_multiples():
+    """mul(k, BASE) comes from a fixed-base table (``_mul_base``); the same point given as another
+    tuple takes the general path: both agree for edge and random scalars."""
+    same_point = tuple(list(BASE))
+    assert same_point is not BASE
+    rng = random.Random("base table")
+    scalars = [1, 2, 8, 9, 15, 16, 17, 2**252, ORDER - 1, ORDER + 5, -3, 0] + [rng.randrange(ORDER) for _ in range(20)]
+    for k in scalars:
+        assert encode(mul(k, BASE)) == encode(mul(k, same_point)), k
+    assert len(r._BASE_TABLE) == 64 and all(len(row) == 8 for row in r._BASE_TABLE)

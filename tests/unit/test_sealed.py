@@ -278,7 +278,7 @@ def test_a_shuffle_with_a_card_locked_again_is_found_at_the_check(monkeypatch):
         if not calls:  # Ann's first hand: her last card under another lock (no duplicate to see)
             calls.append(self)
             self.first[-1] = ristretto.mul(12345, ristretto.CARD_POINTS[0])
-            text = sealed.deck_text(self.first)
+            text = self._first_text = sealed.deck_text(self.first)  # its roots made from it too
         return text
 
     monkeypatch.setattr(SealedHand, "first_deck", relocking)
@@ -316,8 +316,10 @@ def test_a_card_of_the_friend_opened_wrongly_to_test_a_guess_is_refused_at_the_p
             point = ristretto.decode(bytes.fromhex(share))
             shift = ristretto.add(ristretto.CARD_POINTS[(deck[position] + 1) % 52],
                                   ristretto.neg(ristretto.CARD_POINTS[deck[position]]))
-            opens = [[position, hexlify(ristretto.encode(ristretto.add(point, shift))).decode("ascii")]]
-            message = dict(message, open=opens + message["open"][1:])
+            moved = ristretto.add(point, shift)
+            text = hexlify(ristretto.encode(moved)).decode("ascii")
+            roots = [sealed.roots_text([moved], [text])] + message["roots"][1:]  # its root as well
+            message = dict(message, open=[[position, text]] + message["open"][1:], roots=roots)
         return message
 
     sent = []
@@ -446,3 +448,55 @@ def test_the_friends_masks_worked_out_ahead_are_his_masks_and_taken_once():
     assert all(ristretto.equal(point, ristretto.mul(sealed.mask_of(seed, j), ristretto.BASE))
                for j, point in ahead._masks.items())
     assert not SealedHand(1, seed, "Ann")._masks
+
+
+def test_the_points_come_with_their_decoding_roots_and_a_wrong_one_is_refused():
+    """Each side sends the roots of the points it sends (its deck and U, the masked six, the
+    openings of the six), so the other decodes them with no exponentiation; a wrong root is a
+    damaged point, refused with the sentence of one."""
+    a, b = "0" * 31 + "7", "0" * 31 + "9"
+    deck = fairdeal.shuffled_deck(fairdeal.joint_seed(a, b))
+    theirs = list(range(6, 12))
+
+    def hands():
+        ann, bob = SealedHand(0, a, "Bob"), SealedHand(1, b, "Ann")
+        return ann, bob
+
+    ann, bob = hands()
+    roots = ann.first_roots()
+    assert len(roots) == 53 * 64 and ann.first_roots() is roots
+    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text(), roots)
+    ann.take_final(bob.commitment)
+    ann.take_part(bob.masked_part(theirs), theirs, masked=True, roots=bob.masked_roots)
+    opens = ann.open_masked()
+    assert [j for j, _ in opens] == theirs and len(ann.open_roots) == 6
+    assert bob.read_all(opens, ann.open_roots) == dict(zip(theirs, deck[6:12]))
+
+    def flipped(text, at):  # one root of a text changed (still even, another number)
+        digit = "2" if text[at] != "2" else "4"
+        return text[:at] + digit + text[at + 1:]
+
+    ann, bob = hands()
+    index = fairdeal.shuffled_deck(b)[6]  # the card of her deck his position 6 holds
+    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text(), flipped(ann.first_roots(), index * 64))
+    with pytest.raises(SealError, match="Ann's deck holds something that is not a sealed card"):
+        bob.masked_part(theirs)  # the six decoded as the shuffle reaches them: one is refused
+    ann, bob = hands()
+    with pytest.raises(SealError, match="came without the point that opens your cards"):
+        bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text(), flipped(ann.first_roots(), 52 * 64))
+    with pytest.raises(SealError, match="Ann's deck holds something that is not a sealed card"):
+        bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text(), ann.first_roots()[:-2])
+    ann, bob = hands()
+    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text(), ann.first_roots())
+    ann.take_final(bob.commitment)
+    with pytest.raises(SealError, match="Bob's deck holds something that is not a sealed card"):
+        ann.take_part(bob.masked_part(theirs), theirs, masked=True, roots=flipped(bob.masked_roots, 64 * 2))
+    ann, bob = hands()
+    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text(), ann.first_roots())
+    ann.take_final(bob.commitment)
+    ann.take_part(bob.masked_part(theirs), theirs, masked=True, roots=bob.masked_roots)
+    opens = ann.open_masked()
+    wrong = list(ann.open_roots)
+    wrong[3] = flipped(wrong[3], 0)
+    with pytest.raises(SealError, match="Ann's opening of a card is not a sealed card"):
+        bob.read_all(opens, wrong)
