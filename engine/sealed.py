@@ -206,14 +206,18 @@ def _prepared(seat: int, seed: str) -> "list | None":
     return None
 
 
+def _pieces(text: str) -> list:
+    """A text of points (or roots) as the 64 hex digits of each."""
+    return [text[i:i + SHARE_HEX] for i in range(0, len(text), SHARE_HEX)]
+
+
 def _parts(text: object, count: int, who: str, seen: set) -> list:
     """A deck text's ``count`` encodings, each new to ``seen`` (which takes them); SealError
     naming ``who`` otherwise. Nothing is decoded yet."""
     if not isinstance(text, str) or len(text) != count * SHARE_HEX:
         raise SealError(f"{who}'s deck is not {DECK_SIZE} sealed cards.")
     parts = []
-    for i in range(count):
-        part = text[i * SHARE_HEX:(i + 1) * SHARE_HEX]
+    for part in _pieces(text):
         if part in seen:
             raise SealError(f"{who}'s deck holds the same sealed card twice, so it is not a shuffle of the deck.")
         seen.add(part)
@@ -346,7 +350,7 @@ class SealedHand:
         """Seat 0: the index in its own locked deck of a point, or None."""
         if self._indices is None:
             text = self.first_deck()
-            self._indices = {text[i * SHARE_HEX:(i + 1) * SHARE_HEX]: i for i in range(DECK_SIZE)}
+            self._indices = {part: i for i, part in enumerate(_pieces(text))}
         return self._indices.get(_hex_point(point))
 
     def _take_commitment(self, commitment: object) -> None:
@@ -383,10 +387,8 @@ class SealedHand:
         """Seat 0: the decoding roots of its deck's points, then of ``U``, as its first message
         carries them (``roots_text``)."""
         if self._roots_text is None:
-            text = self.first_deck()
-            texts = [text[i * SHARE_HEX:(i + 1) * SHARE_HEX] for i in range(DECK_SIZE)] + [self.unlock_text()]
-            unlock = ristretto.decode(unhexlify(self.unlock_text()))
-            self._roots_text = roots_text(self.first + [unlock], texts)
+            texts = _pieces(self.first_deck()) + [self.unlock_text()]  # the deck locked first
+            self._roots_text = roots_text(self.first + [ristretto.decode(unhexlify(texts[-1]))], texts)
         return self._roots_text
 
     def take_first(self, text: object, commitment: object, unlock: object, roots: object = None) -> None:
@@ -460,8 +462,7 @@ class SealedHand:
         points = [ristretto.mul(self._unlock(), self.final[j]) for j in self.masked]
         self._opened = [_hex_point(point) for point in points]
         self.shared.extend(self.masked)
-        text = roots_text(points, self._opened)
-        self.open_roots = [text[i * SHARE_HEX:(i + 1) * SHARE_HEX] for i in range(len(points))]
+        self.open_roots = _pieces(roots_text(points, self._opened))
         return [[j, share] for j, share in zip(self.masked, self._opened)]
 
     def proof(self) -> str:
@@ -555,8 +556,9 @@ class SealedHand:
                     found.append([position, ristretto.mul(self._unlock() * ristretto.inverse_scalar(key) % ristretto.ORDER,
                                                           self.final[position])])
                 continue
+            root = None if root is None else int.from_bytes(_hex_bytes(root, self.other), "little")
             try:
-                unlocked = ristretto.decode(data, None if root is None else _roots(root, 1, self.other)[0])
+                unlocked = ristretto.decode(data, root)
             except ValueError:
                 raise SealError(f"{self.other}'s opening of a card is not a sealed card.") from None
             if position in self.masked:

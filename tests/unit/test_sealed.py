@@ -500,3 +500,5 @@ def test_the_points_come_with_their_decoding_roots_and_a_wrong_one_is_refused():
     wrong[3] = flipped(wrong[3], 0)
     with pytest.raises(SealError, match="Ann's opening of a card is not a sealed card"):
         bob.read_all(opens, wrong)
+    with pytest.raises(SealError, match="Ann's opening of a card is damaged"):
+        bob.read_all(opens, ann.open_roots[:5] + ["zz" * 32])
