@@ -39,7 +39,7 @@ from engine.compat import canonical_json
 from engine.game import IllegalActionError
 from engine.narration import Seating, card_info, event_cards, view_cards
 from engine.sealed import SealError
-from engine.sealed_game import SealedGame, from_dict, public_seed
+from engine.sealed_game import SealedGame, from_dict, public_seed, without_roots
 from engine.seeds import derive_seed
 
 FORMAT = "cribbage-sealed-friend-2"
@@ -100,7 +100,7 @@ def _held(request: dict) -> tuple:
 
 def _wrap(kept: dict, message: dict) -> str:
     text = canonical_json({"t": SEAL, "id": kept["id"], "q": len(kept["sent"]), "m": message})
-    kept["sent"].append(message)
+    kept["sent"].append(without_roots(message))  # sent again after a reconnection, roots or not
     return text
 
 

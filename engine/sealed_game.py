@@ -61,6 +61,12 @@ STARTER = 12  # the starter's position in a two-player deal
 PLAY_CARDS = 8  # cards laid in a two-player hand's play
 
 
+def without_roots(message: dict) -> dict:
+    """A message as a game keeps it: without the decoding roots of its points, which only spare
+    the receiver work (``sealed.roots_text``); a game taken up again decodes its points itself."""
+    return message if "roots" not in message else {key: value for key, value in message.items() if key != "roots"}
+
+
 def public_seed(inviter_secret: str, friend_secret: str) -> str:
     """A sealed game's seed while it is played (its cut follows from it; its hands do not)."""
     return SEALED_PREFIX + inviter_secret + ":" + friend_secret
@@ -564,7 +570,7 @@ class SealedGame:
     def receive(self, message: object) -> None:
         """A message from the other side; SealError if it breaks the game (which then stops)."""
         self._receive(message)
-        self._keep("r", message["k"], message)
+        self._keep("r", message["k"], without_roots(message))
 
     def _receive(self, message: object) -> None:
         if not isinstance(message, dict) or message.get("s") not in STEPS or type(message.get("k")) is not int:

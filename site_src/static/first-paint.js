@@ -75,12 +75,12 @@
 
   // Two on one device: the seats and the screen that passes the device name the players (their
   // order and whose turn it is to come with the page's Python). Those words are kept hidden till
-  // then, but take their place: the longer of the two names stands in for each of them.
-  // The cuts of a link's first deal are in the players' order.
-  function passNames(names) {
+  // then, but take their place: the longer of the two names stands in for each of them. The cuts
+  // of a link's first deal name each player, in the players' order.
+  function passNames(pair) {
     var longest = "";
     for (var k = 0; k < 2; k += 1) {
-      var name = typeof names[k] === "string" && names[k].trim() ? names[k].trim().slice(0, 20) : "Player " + (k + 1);
+      var name = typeof pair[k] === "string" && pair[k].trim() ? pair[k].trim().slice(0, 20) : "Player " + (k + 1);
       root.style.setProperty("--first-paint-name-" + (k + 1), cssString(name));
       if (name.length > longest.length) longest = name;
     }

@@ -252,3 +252,21 @@ def test_a_game_is_taken_up_from_its_text_and_a_stale_text_names_the_game_as_it_
 def test_the_coach_knows_a_sealed_game_by_its_format():
     coach = (Path(__file__).resolve().parents[2] / "site_src" / "app" / "table" / "coach.py").read_text()
     assert f'"format":"{friend_sealed.FORMAT}"'.startswith(coach.split("SEALED_GAME = '")[1].split("'")[0])
+
+
+def test_the_roots_travel_but_are_not_kept():
+    """The points' decoding roots go out with the messages, but neither side keeps them in its
+    game's text (its log of messages taken and sent): a game taken up again decodes its points."""
+    invite, reply = _texts()
+    ann = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": A,
+                               "seal_secret": derive_seed("roots", "s0")})
+    sent = list(ann["send"])
+    while ann["work"]:
+        ann = friend_sealed.work({"game": ann["game"]})
+        sent += ann["send"]
+    assert any('"roots"' in text for text in sent) and '"roots"' not in ann["game"]
+    bob = friend_sealed.join({"invite": invite, "reply": reply, "secret": B, "messages": sent,
+                              "seal_secret": derive_seed("roots", "s1")})
+    assert any('"roots"' in text for text in bob["send"]) and '"roots"' not in bob["game"]
+    ann = friend_sealed.receive({"game": ann["game"], "messages": bob["send"]})
+    assert any('"roots"' in text for text in ann["send"]) and '"roots"' not in ann["game"]
