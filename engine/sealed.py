@@ -248,10 +248,9 @@ def _roots(text: object, count: int, who: str) -> list:
     if not isinstance(text, str) or len(text) != count * SHARE_HEX:
         raise SealError(f"{who}'s deck holds something that is not a sealed card.")
     try:
-        data = unhexlify(text)
+        return [int.from_bytes(unhexlify(piece), "little") for piece in _pieces(text)]
     except ValueError:
         raise SealError(f"{who}'s deck holds something that is not a sealed card.") from None
-    return [int.from_bytes(data[i * POINT_BYTES:(i + 1) * POINT_BYTES], "little") for i in range(count)]
 
 
 def _hex_bytes(text: object, who: str) -> bytes:
@@ -459,7 +458,7 @@ class SealedHand:
     def open_masked(self) -> list:
         """Seat 0: its openings of seat 1's masked positions, ``[[position, share], ...]`` (their
         decoding roots in ``open_roots``)."""
-        points = [ristretto.mul(self._unlock(), self.final[j]) for j in self.masked]
+        points = [self._unlocked(j) for j in self.masked]
         self._opened = [_hex_point(point) for point in points]
         self.shared.extend(self.masked)
         self.open_roots = _pieces(roots_text(points, self._opened))
@@ -530,7 +529,11 @@ class SealedHand:
         if self.seat == 1:
             scalar = mask_of(self.seed, position) if position in self.masked else self._key(position)
             return hexlify(scalar.to_bytes(SCALAR_BYTES, "little")).decode("ascii")
-        return _hex_point(ristretto.mul(self._unlock(), self.final[position]))
+        return _hex_point(self._unlocked(position))
+
+    def _unlocked(self, position: int):
+        """Seat 0: the point at ``position`` of the final deck with its lock taken off."""
+        return ristretto.mul(self._unlock(), self.final[position])
 
     def read(self, position: int, share: object) -> int:
         """The card at ``position``, from the other side's opening; SealError if none is there."""

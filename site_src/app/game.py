@@ -35,8 +35,8 @@ import friend_play
 from table import coach, finished, motion, pick, review, store
 from table.flow import SHOWN, flow, on_pass, on_skip_key, on_skip_show, save, take, until_free
 from table.prompt import WAITING_HOOKS, announce, set_waiting
-from table.setup import (fill_setup, is_same_link, offer_choice, on_again, on_cancel_setup, on_change,
-                         on_choice_back, on_choice_new, on_new_game, on_setup_submit,
+from table.setup import (end_first_paint, fill_setup, is_same_link, offer_choice, on_again, on_cancel_setup,
+                         on_change, on_choice_back, on_choice_new, on_new_game, on_setup_submit,
                          on_go_choice, on_lay_choice, on_speed, on_table_choice, open_setup, resume_game,
                          show_notices, start_game, url_options)
 from table.state import NAMES, S, cap, discard_need, info, is_picking, q, seating_request
@@ -316,10 +316,7 @@ async def first_table():
     try:
         await choose_first_table()
     finally:
-        document.documentElement.removeAttribute("data-start")
-        document.documentElement.removeAttribute("data-start-link")
-        document.documentElement.removeAttribute("data-start-seats")
-        document.documentElement.removeAttribute("data-start-target")
+        end_first_paint()
     act_on_early()
 
 

@@ -102,7 +102,8 @@
   // A link's target: its own (61 or 121), else the person's setting (table/setup.py's url_options).
   function linkTarget() {
     var asked = query.get("target");
-    if (asked === "61" || asked === "121") return asked === "61" ? "61" : "";
+    if (asked === "61") return "61";
+    if (asked === "121") return "";
     try {
       var settings = JSON.parse(stored("cribbage.settings.v1") || "null");
       return settings && settings.target === 61 ? "61" : "";
@@ -128,20 +129,23 @@
   else if (page === "verifier") start = given("seed") || given("day") ? "result" : "";
   else if (page === "replay") start = given("code") ? "result" : "";
   if (start) root.setAttribute("data-start", start);
-  if (start === "table" && given("seed")) root.setAttribute("data-start-link", "");
-  // A link's game for three or four players, or for two on one device (pass and play): its seats.
-  var seats = query.get("players");
-  if (start === "table" && given("seed")) {
-    var passing = ["1", "true", "on", "yes"].indexOf(query.get("pass") || "") >= 0;
-    if (passing) names = [query.get("name1"), query.get("name2")];
-    if (passing) root.setAttribute("data-start-seats", "pass");
-    else if (seats === "3" || seats === "4") root.setAttribute("data-start-seats", seats);
-  } else if (savedSeats) {
-    root.setAttribute("data-start-seats", savedSeats);
+  var link = start === "table" && given("seed");
+  if (link) root.setAttribute("data-start-link", "");
+  // A link's game for three or four players, or for two on one device (pass and play), or a
+  // saved game's: its seats; and a game to 61, whose board is half as long (the page draws it;
+  // its place is kept meanwhile).
+  var seats = savedSeats;
+  if (link) {
+    var players = query.get("players");
+    seats = players === "3" || players === "4" ? players : "";
+    if (["1", "true", "on", "yes"].indexOf(query.get("pass") || "") >= 0) {
+      seats = "pass";
+      names = [query.get("name1"), query.get("name2")];
+    }
+    target = linkTarget();
   }
-  if (root.getAttribute("data-start-seats") === "pass") passNames(names);
-  // A game to 61: its board is half as long (the page draws it; its place is kept meanwhile).
-  if (start === "table" && given("seed")) target = linkTarget();
+  if (seats) root.setAttribute("data-start-seats", seats);
+  if (seats === "pass") passNames(names);
   if (target) root.setAttribute("data-start-target", target);
 
   if (page !== "game") return;

@@ -91,3 +91,20 @@ def test_micropython_draws_the_same_boards():
     expected = [board_svg(GEOMETRY[name], target, lanes) for name, target, lanes in BOARDS] + [first_paint_markup()]
     expected.append(["64.4", "84.6", "6.3", "-0.1", "1"])
     assert run_in_micropython("board_draw", program) == expected
+
+
+def test_the_first_paints_places_for_other_boards_are_their_sizes():
+    """first-paint.css keeps the place of a board the page will draw (three tracks, or a game to
+    61) by its aspect ratio in each geometry: the sizes board_draw gives those boards."""
+    css = (ROOT / "site_src/static/first-paint.css").read_text()
+    rule = re.compile(r'html((?:\[data-start-(?:seats|target)="[^"]+"\])+) \.crib-board\[data-first-paint\] '
+                      r'\.crib-board-frame\[data-geometry="(\w+)"\] \.crib-board-svg \{ aspect-ratio: ([\d.]+) / ([\d.]+); \}')
+    found = {}
+    for marks, geometry, width, height in rule.findall(css):
+        target = 61 if 'data-start-target="61"' in marks else 121
+        lanes = 3 if 'data-start-seats="3"' in marks else 2
+        found[(geometry, target, lanes)] = (float(width), float(height))
+    expected = {(name, target, lanes) for name, target, lanes in BOARDS if (target, lanes) != (121, 2)}
+    assert set(found) == expected
+    for (name, target, lanes), ratio in found.items():
+        assert ratio == tuple(float(v) for v in size(GEOMETRY[name], lanes, target)), (name, target, lanes)

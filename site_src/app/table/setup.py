@@ -109,12 +109,22 @@ def show_passing(names):
     (empty[0] if empty else fields[1]).focus()
 
 
+FIRST_PAINT_MARKS = ("data-start", "data-start-link", "data-start-seats", "data-start-target")
+"""static/first-paint.js's guesses on <html>, for first-paint.css, until the page shows the table or the form."""
+
+
+def end_first_paint():
+    """The first paint's guesses taken off: the page shows what it is now."""
+    for mark in FIRST_PAINT_MARKS:
+        document.documentElement.removeAttribute(mark)
+
+
 def open_setup(in_game):
     """Show the new-game form on the table."""
     if S["waiting"] != "setup":
         S["before_setup"] = S["waiting"]
     fill_setup(S["settings"])
-    document.documentElement.removeAttribute("data-start")  # a first paint's table, if still up, is over
+    end_first_paint()  # a first paint's table, if still up, is over
     q("setup").hidden = False
     q("game").classList.add("is-setup")
     shown("setup-warning", store.is_unfinished(store.GAME))  # what a new game replaces: the ordinary game
