@@ -298,6 +298,49 @@ def encode(point):
     return s.to_bytes(32, "little")
 
 
+def double_encodings(points):
+    """The encodings of twice each point (``encode(add(p, p))``), with one inversion for them all
+    and no square root: the same bytes for a fraction of the cost of an ``encode`` each.
+
+    Twice (X:Y:Z:T) is (e*h : g*f : f*h : e*g) for e = 2XY, f = Z^2 + d*T^2, g = Y^2 + X^2 and
+    h = Z^2 - d*T^2, and the square root ``encode`` needs for that point is a product of these
+    (the ristretto255 authors' batched double-and-encode), so one inverse of e*f*g*h per point,
+    shared by Montgomery's trick, gives the encoding. A point where that product is zero (the
+    identity, or twice it a point of order 4 or less) is encoded the long way."""
+    states = []
+    for x, y, z, t in points:
+        zz = z * z % P
+        dtt = t * t % P * D % P
+        e = 2 * x * y % P
+        f = (zz + dtt) % P
+        g = (y * y + x * x) % P
+        h = (zz - dtt) % P
+        states.append((e, f, g, h, e * g % P, f * h % P))
+    products = [eg * fh % P for _, _, _, _, eg, fh in states]
+    inverses = _inverses([v for v in products if v])
+    out = []
+    k = 0
+    for point, (e, f, g, h, eg, fh), product in zip(points, states, products):
+        if not product:
+            out.append(encode(_double(point)))
+            continue
+        inverse = inverses[k]
+        k += 1
+        z_inv = eg * inverse % P  # 1 / (f*h), the inverse of twice the point's Z
+        t_inv = fh * inverse % P  # 1 / (e*g), of its T
+        magic = INVSQRT_A_MINUS_D
+        if eg * z_inv % P & 1:  # rotated, as ``encode`` rotates a point whose t/z is negative
+            e, g, h = g, (-e) % P, f * SQRT_M1 % P
+            magic = SQRT_M1
+        if h * e % P * z_inv % P & 1:
+            g = (-g) % P
+        s = (h - g) * (magic * (g * t_inv % P) % P) % P
+        if s & 1:
+            s = P - s
+        out.append(s.to_bytes(32, "little"))
+    return out
+
+
 def decode(data, root=None):
     """The point a canonical 32-byte encoding stands for (RFC 9496, section 4.3.1); ValueError
     for anything else: a wrong length, a non-canonical encoding or one of no group element.

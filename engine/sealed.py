@@ -38,7 +38,9 @@ openings of them) travel with their decoding roots (``roots_text``: the square r
 decoding works out, which the sender gets for all its points with one inversion), so the
 receiver checks each root instead of working it out: the same points, or a damaged one refused,
 for two multiplications in place of an exponentiation each. The cards read are told by their
-keys (``ristretto.cards_of``), one inversion for all six.
+keys (``ristretto.cards_of``), one inversion for all six. Seat 0 works its openings of the
+masked six out as halves, ``(x^-1 / 2) * final[j]``, and encodes their doubles together
+(``ristretto.double_encodings``): the same encodings, with no square root for any of them.
 
 Seat 1's six cards thus cost it additions only while the connection waits (the masks
 ``r_j * BASE`` are worked out ahead, ``prepare``); the one exchange of openings costs seat 0 a
@@ -76,6 +78,7 @@ from engine import fairdeal, ristretto
 from engine.fairdeal import DECK_SIZE
 
 POINT_BYTES = 32
+HALF = (ristretto.ORDER + 1) // 2  # the inverse of 2 modulo the group's order
 SCALAR_BYTES = 32
 SHARE_HEX = 2 * POINT_BYTES  # characters of one point or key in a message
 HEAD = 13
@@ -458,10 +461,11 @@ class SealedHand:
     def open_masked(self) -> list:
         """Seat 0: its openings of seat 1's masked positions, ``[[position, share], ...]`` (their
         decoding roots in ``open_roots``)."""
-        points = [self._unlocked(j) for j in self.masked]
-        self._opened = [_hex_point(point) for point in points]
+        half = self._unlock() * HALF % ristretto.ORDER  # halves of the openings, encoded doubled together
+        halves = [ristretto.mul(half, self.final[j]) for j in self.masked]
+        self._opened = [hexlify(e).decode("ascii") for e in ristretto.double_encodings(halves)]
         self.shared.extend(self.masked)
-        self.open_roots = _pieces(roots_text(points, self._opened))
+        self.open_roots = _pieces(roots_text([ristretto.add(p, p) for p in halves], self._opened))
         return [[j, share] for j, share in zip(self.masked, self._opened)]
 
     def proof(self) -> str:

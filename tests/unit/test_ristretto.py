@@ -366,3 +366,18 @@ def test_the_generators_table_gives_the_same_multiples():
     for k in scalars:
         assert encode(mul(k, BASE)) == encode(mul(k, same_point)), k
     assert len(r._BASE_TABLE) == 64 and all(len(row) == 8 for row in r._BASE_TABLE)
+
+
+def test_double_encodings_are_the_doubles_encodings():
+    """double_encodings gives encode(add(p, p)) for each point, in one batch: random points,
+    their other representatives (a 4-torsion point added, coordinates scaled), the RFC's
+    multiples of the generator (the identity, whose double is encoded the long way, among them),
+    a lone point and none."""
+    points = random_points(16, "doubles") + [add(p, TORSION_4) for p in random_points(4, "doubles torsion")]
+    points += [decode(bytes.fromhex(h)) for h in MULTIPLES] + [IDENTITY, TORSION_4, add(TORSION_4, TORSION_4)]
+    points += [(x * 7 % P, y * 7 % P, z * 7 % P, t * 7 % P) for x, y, z, t in points[:4]]
+    expected = [encode(add(p, p)) for p in points]
+    assert r.double_encodings(points) == expected
+    assert r.double_encodings(points[:1]) == expected[:1] and r.double_encodings([]) == []
+    for i, h in enumerate(MULTIPLES[:8]):  # twice i*B is (2i)*B: the RFC's own encodings
+        assert r.double_encodings([decode(bytes.fromhex(h))])[0].hex() == MULTIPLES[2 * i]

@@ -470,6 +470,7 @@ def test_the_points_come_with_their_decoding_roots_and_a_wrong_one_is_refused():
     ann.take_part(bob.masked_part(theirs), theirs, masked=True, roots=bob.masked_roots)
     opens = ann.open_masked()
     assert [j for j, _ in opens] == theirs and len(ann.open_roots) == 6
+    assert [share for _, share in opens] == [ann.share(j) for j in theirs]  # as one opening each encodes it
     assert bob.read_all(opens, ann.open_roots) == dict(zip(theirs, deck[6:12]))
 
     def flipped(text, at):  # one root of a text changed (still even, another number)
