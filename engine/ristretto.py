@@ -303,10 +303,11 @@ def double_encodings(points):
     and no square root: the same bytes for a fraction of the cost of an ``encode`` each.
 
     Twice (X:Y:Z:T) is (e*h : g*f : f*h : e*g) for e = 2XY, f = Z^2 + d*T^2, g = Y^2 + X^2 and
-    h = Z^2 - d*T^2, and the square root ``encode`` needs for that point is a product of these
-    (the ristretto255 authors' batched double-and-encode), so one inverse of e*f*g*h per point,
-    shared by Montgomery's trick, gives the encoding. A point where that product is zero (the
-    identity, or twice it a point of order 4 or less) is encoded the long way."""
+    h = Z^2 - d*T^2, and the inverse square root ``encode`` works out for that point follows
+    from these values (the ristretto255 authors' batched double-and-encode): one inverse of
+    e*f*g*h per point, shared by Montgomery's trick, gives the encoding. A point where that
+    product is zero (the identity, or a point whose double has order 4 or less) is encoded the
+    long way."""
     states = []
     for x, y, z, t in points:
         zz = z * z % P
@@ -326,8 +327,8 @@ def double_encodings(points):
             continue
         inverse = inverses[k]
         k += 1
-        z_inv = eg * inverse % P  # 1 / (f*h), the inverse of twice the point's Z
-        t_inv = fh * inverse % P  # 1 / (e*g), of its T
+        z_inv = eg * inverse % P  # 1 / (f*h): the inverse of the double's Z
+        t_inv = fh * inverse % P  # 1 / (e*g): of the double's T
         magic = INVSQRT_A_MINUS_D
         if eg * z_inv % P & 1:  # rotated, as ``encode`` rotates a point whose t/z is negative
             e, g, h = g, (-e) % P, f * SQRT_M1 % P
