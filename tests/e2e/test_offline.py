@@ -158,6 +158,39 @@ def test_a_new_build_replaces_the_cache(sw_context, site_copy, site_pages):
     watch.check()
 
 
+REGISTRATION_TIMES = """(() => {
+    window.__registered = [];
+    const register = navigator.serviceWorker.register.bind(navigator.serviceWorker);
+    navigator.serviceWorker.register = (...args) => {
+        const game = document.getElementById("game");
+        window.__registered.push([performance.now(), game ? game.dataset.await || "" : ""]);
+        return register(...args);
+    };
+})();"""
+
+
+def test_the_worker_is_registered_after_the_first_hand(sw_context, site_copy, site_pages):
+    """The offline cache's first download waits until the first hand is offered and a little more:
+    the engine's ready state comes just before the first hand is drawn, and the two must not
+    share the CPU."""
+    if not any(p.template == "game" for p in site_pages):
+        pytest.skip("the game page is not built")
+    page = sw_context.new_page()
+    page.add_init_script(REGISTRATION_TIMES)
+    watch = PageProblems(page)
+    page.goto("/?seed=offline-later")
+    page.wait_for_function("document.getElementById('game').dataset.await === 'discard'",
+                           timeout=ENGINE_TIMEOUT_MS)
+    offered = page.evaluate("performance.now()")
+    assert page.evaluate("window.__registered") == [], "registered before the first hand was offered"
+    wait_for_cache(page, "cribbage-" + cache_name(site_copy), len(precache(site_copy)))
+    registered = page.evaluate("window.__registered")
+    assert len(registered) == 1
+    at, waiting = registered[0]
+    assert waiting == "discard" and at > offered
+    watch.check()
+
+
 def test_pages_link_the_manifest_and_register_the_worker(page, problems, site_pages):
     """Every page links the web app manifest; under blocked service workers nothing complains."""
     for source in site_pages[:3]:
