@@ -317,16 +317,12 @@ def double_encodings(points):
         g = (y * y + x * x) % P
         h = (zz - dtt) % P
         states.append((e, f, g, h, e * g % P, f * h % P))
-    products = [eg * fh % P for _, _, _, _, eg, fh in states]
-    inverses = _inverses([v for v in products if v])
+    inverses = _inverses([eg * fh % P for _, _, _, _, eg, fh in states])
     out = []
-    k = 0
-    for point, (e, f, g, h, eg, fh), product in zip(points, states, products):
-        if not product:
+    for point, (e, f, g, h, eg, fh), inverse in zip(points, states, inverses):
+        if not inverse:
             out.append(encode(_double(point)))
             continue
-        inverse = inverses[k]
-        k += 1
         z_inv = eg * inverse % P  # 1 / (f*h): the inverse of the double's Z
         t_inv = fh * inverse % P  # 1 / (e*g): of the double's T
         magic = INVSQRT_A_MINUS_D
@@ -379,18 +375,20 @@ def decode(data, root=None):
 
 
 def _inverses(values):
-    """The inverses modulo P of nonzero field elements, with one exponentiation for them all
+    """The inverses modulo P of field elements, 0 for a 0, with one exponentiation for them all
     (Montgomery's trick)."""
     partial = []
     product = 1
     for value in values:
         partial.append(product)
-        product = product * value % P
+        if value:
+            product = product * value % P
     inverse = pow(product, P - 2, P)
     out = [0] * len(values)
     for i in range(len(values) - 1, -1, -1):
-        out[i] = inverse * partial[i] % P
-        inverse = inverse * values[i] % P
+        if values[i]:
+            out[i] = inverse * partial[i] % P
+            inverse = inverse * values[i] % P
     return out
 
 
@@ -405,19 +403,17 @@ def decoding_roots(points, encodings):
     the even one of the two."""
     numbers = [int.from_bytes(e, "little") for e in encodings]
     dens = [2 * s * (1 + s * s) % P for s in numbers]
-    inverses = _inverses([p[2] for p in points] + [d for d in dens if d])
     count = len(points)
+    inverses = _inverses([p[2] for p in points] + dens)
     roots = []
-    k = count
     for i, (x0, y0, z0, _) in enumerate(points):
         s = numbers[i]
-        if not dens[i]:  # s = 0, the identity's encoding: worked out the long way
+        den_inv = inverses[count + i]
+        if not den_inv:  # s = 0, the identity's encoding: worked out the long way
             roots.append(_sqrt_ratio_m1(1, (-D - 1) % P)[1])
             continue
         z_inv = inverses[i]
         y = y0 * z_inv % P
-        den_inv = inverses[k]
-        k += 1
         y_dec = (1 - s * s) * 2 * s % P * den_inv % P
         x = x0 * z_inv % P if y_dec == y or y_dec == P - y else y * SQRT_M1 % P
         root = x * den_inv % P
@@ -489,17 +485,8 @@ def _keys(points):
     d*t^2*Y^2 - (1 - t^2)*Y + 1, whose roots multiply to 1/(d*t^2), so with d not a square only
     one of them is a square: the key names the pairs (x, y), (-x, -y) and (i*y, i*x),
     (-i*y, -i*x), one ristretto element."""
-    sums = [(x * x + y * y) % P for x, y, _, _ in points]
-    inverses = _inverses([value for value in sums if value])
-    keys = []
-    k = 0
-    for (x, y, _, _), value in zip(points, sums):
-        if value:
-            keys.append(x * y % P * inverses[k] % P)
-            k += 1
-        else:
-            keys.append(None)
-    return keys
+    inverses = _inverses([(x * x + y * y) % P for x, y, _, _ in points])
+    return [x * y % P * inverse % P if inverse else None for (x, y, _, _), inverse in zip(points, inverses)]
 
 
 def cards_of(points):

@@ -240,7 +240,8 @@ def test_a_game_to_61_keeps_its_boards_place_from_the_first_paint(page):
     assert page.get_attribute("html", "data-start-target") == "61"
     width = box(page, "board")[2]
     svg = page.eval_on_selector("#board .crib-board-svg[data-geometry='wide']", "(e) => e.getBoundingClientRect().height")
-    board_width, board_height = import_app("board_draw").size(import_app("board_draw").WIDE, 2, 61)
+    board_draw = import_app("board_draw")
+    board_width, board_height = board_draw.size(board_draw.WIDE, 2, 61)
     assert abs(svg - width * board_height / board_width) <= 1 and page.evaluate("getComputedStyle(document.querySelector('#board svg')).visibility") == "hidden"
     page.evaluate("localStorage.setItem('cribbage.settings.v1', JSON.stringify({v: 1, target: 61}))")
     page.goto("/?seed=short", wait_until="domcontentloaded")

@@ -334,6 +334,16 @@ def test_a_decoding_with_its_root_is_the_decoding():
         decode(encodings[1], roots[0])
 
 
+def test_inverses_in_one_go_give_zero_for_zero():
+    """_inverses: each nonzero value's inverse modulo P, 0 where the value is 0, in their order."""
+    values = [0, 1, 2, P - 1, 0, 12345678901234567890, P - 19, 0]
+    inverses = r._inverses(values)
+    assert len(inverses) == len(values)
+    for value, inverse in zip(values, inverses):
+        assert (inverse == 0) if value == 0 else (value * inverse % P == 1)
+    assert r._inverses([]) == [] and r._inverses([0, 0]) == [0, 0]
+
+
 def test_cards_of_tells_each_card_point_and_nothing_else():
     """cards_of agrees with the encodings: every card point in any of its representations is its
     card; the other points (a card's negation, its double, the generator, random ones, a point
