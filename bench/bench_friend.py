@@ -14,14 +14,13 @@ pages and plays a hand):
 - reply pasted -> first hand on both screens: from the click on #friend-connect on Ann's page to
   Ann's page waiting for her discard (#game[data-await='discard']) with six cards in #my-hand,
   and Bob's page showing his six cards in #my-hand, whichever comes later. Target 2 s.
-- the sealed deck's wait (a live game is sealed): from the connection opening (the open event
-  of Ann's data channel) to each page's first hand, and from each click on the next
-  hand's button to its six cards shown (NEXT_HANDS hands a page a run: those decks are sealed
-  while the hand before is played; the friend's discard then waits for the inviter's, the
-  engine taking the two in seat order, which is no wait for the seal and is not counted). Target: no longer than the deal took before
-  the seal, 110 ms (Connect -> Ann's hand with the deal from both secrets, measured 100-110 ms).
-  Also from the connection opening to each page's table (the cut and both hands): face down
-  first if the cards take longer than friend_seal.PREVIEW_WAIT, else shown with them.
+- the sealed deck's wait (a live game is sealed): each side's first hand against the baseline's
+  (below), and from each click on the next hand's button to its six cards shown (NEXT_HANDS
+  hands a page a run: those decks are sealed while the hand before is played; the friend's
+  discard then waits for the inviter's, the engine taking the two in seat order, which is no
+  wait for the seal and is not counted). Target: no longer than the deal takes. Also from the
+  connection opening to each page's table (the cut and both hands: face down first if the cards
+  take longer than friend_seal.PREVIEW_WAIT, else shown with them) and to each page's hand.
 - a card laid appears on the other screen (live connection, mDNS allowed): from the key that lays
   the card (Enter on the focused card in #my-hand, which lays it at once; a click may only raise
   it) to the card in the other page's #laid, CARDS_PER_RUN cards a run, at the table's normal
@@ -33,11 +32,21 @@ pages and plays a hand):
   tests), played at the fast pace. No target is set for it; the tests require under 2000
   characters, shown beside it.
 
+Baseline: the site before live games were sealed (BASELINE, bench/baseline.py; its deal comes
+from both players' secrets, which the inviter's page has once the reply is pasted) is built too,
+and its first hand timed in the same run, one live game of it after each of this tree's: from
+the click on #friend-connect to each page's six cards. The seal's wait for a side is its sealed
+first hand less the baseline's (reply pasted -> that side's six cards), and "the deal" is the
+baseline's inviter's figure (reply pasted -> the deal on her table); the target: no side waits
+for the seal longer than the deal takes. BENCH_BASELINE=none leaves the baseline out (the seal's
+rows then have no target).
+
 Figures are printed and saved to .bench/friend.json.
 """
 
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -45,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import baseline  # noqa: E402
 from bench.bench_load import CHROMIUM, CHROMIUM_ARGS, RUNS, Meter, measure_built_site, start_server  # noqa: E402
 from tests.e2e.test_friend_play import ACTIONS, invite_and_accept, play  # noqa: E402
 from tests.e2e.test_game_play import awaiting, decision, move, playable  # noqa: E402
@@ -59,8 +69,9 @@ VIEWPORT = {"width": 1280, "height": 720}
 PEER_ARGS = [arg + ", EXCLUDE *.local" if arg.startswith("--host-resolver-rules=") else arg for arg in CHROMIUM_ARGS]
 NO_MDNS_ARGS = CHROMIUM_ARGS  # .local names do not resolve: no direct connection, play by link
 NEXT_HANDS = 2  # hands dealt after the first, timed on each page
+BASELINE = baseline.revision("6650de4")  # the site before live games were sealed
 TARGETS = {"first_hand_ms": 2000, "card_ms": 200, "invite_chars": 700, "move_link_chars": 2000,
-           "seal_wait_ms": 110}  # the seal's wait: no longer than the deal took before it (Connect -> hand, 100-110 ms)
+           "seal_wait_ms": None}  # the seal's wait: no longer than the deal (the baseline's, measured in the run)
 
 # Runs before any page script: the clicks and the moments the bench waits for, on the page's clock.
 STAMPS = """
@@ -130,14 +141,20 @@ def close(contexts) -> None:
         context.close()
 
 
+def hands_shown(ann, bob) -> tuple[float, float, float]:
+    """When Ann clicked #friend-connect, and when each page showed its dealt hand (Ann's offering
+    her discard), on the pages' shared clock."""
+    ann.wait_for_function("window.__bench.handAt !== null && window.__bench.discardAt !== null", timeout=TIMEOUT_MS)
+    bob.wait_for_function("window.__bench.handAt !== null", timeout=TIMEOUT_MS)
+    clicked = ann.evaluate("window.__bench.connectAt")
+    return clicked, ann.evaluate("Math.max(window.__bench.handAt, window.__bench.discardAt)"), bob.evaluate("window.__bench.handAt")
+
+
 def first_hand(ann, bob) -> dict:
     """Ms from the click on #friend-connect to each page showing its dealt hand, and to both; and
     from the connection opening (Ann's data channel's open event) to each."""
-    ann.wait_for_function("window.__bench.handAt !== null && window.__bench.discardAt !== null", timeout=TIMEOUT_MS)
-    bob.wait_for_function("window.__bench.handAt !== null", timeout=TIMEOUT_MS)
-    clicked, opened = ann.evaluate("[window.__bench.connectAt, window.__bench.openAt]")
-    ann_ready = ann.evaluate("Math.max(window.__bench.handAt, window.__bench.discardAt)")
-    bob_ready = bob.evaluate("window.__bench.handAt")
+    clicked, ann_ready, bob_ready = hands_shown(ann, bob)
+    opened = ann.evaluate("window.__bench.openAt")
     ann_table, bob_table = (page.evaluate("window.__bench.tableAt") for page in (ann, bob))
     if clicked is None or opened is None or min(ann_ready, bob_ready) < opened:
         raise AssertionError(f"a hand was shown before the connection opened: {clicked}, {opened}, {ann_ready}, {bob_ready}")
@@ -223,6 +240,18 @@ def live_run(browser, base: str) -> dict:
         close(contexts)
 
 
+def baseline_run(browser, base: str) -> dict:
+    """One live game of the baseline's site (served at ``base``) up to both first hands: ms from
+    the click on #friend-connect to each page's six cards."""
+    (ann, bob), contexts = open_pair(browser, base)
+    try:
+        invite_and_accept(ann, bob)
+        clicked, ann_ready, bob_ready = hands_shown(ann, bob)
+        return {"inviter_hand_ms": ann_ready - clicked, "friend_hand_ms": bob_ready - clicked}
+    finally:
+        close(contexts)
+
+
 def link_game(browser, base: str) -> dict:
     (ann, bob), contexts = open_pair(browser, base, fast=True)
     try:
@@ -246,17 +275,27 @@ def measure(site: Path) -> dict:
     from playwright.sync_api import sync_playwright
 
     server, base = start_server(site, Meter())
+    servers, old_base, runs, old_runs = [server], None, [], []
+    scratch = tempfile.TemporaryDirectory(prefix="bench-friend-baseline-")
     try:
+        if BASELINE:
+            old_server, old_base = start_server(baseline.build_revision(BASELINE, Path(scratch.name)), Meter())
+            servers.append(old_server)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=PEER_ARGS)
-            runs = [live_run(browser, base) for _ in range(FRIEND_RUNS)]
+            for _ in range(FRIEND_RUNS):  # in turns with the baseline's, on the machine as it is then
+                runs.append(live_run(browser, base))
+                if old_base:
+                    old_runs.append(baseline_run(browser, old_base))
             browser.close()
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=NO_MDNS_ARGS)
             links = link_game(browser, base)
             browser.close()
     finally:
-        server.shutdown()
-        server.server_close()
+        for running in servers:
+            running.shutdown()
+            running.server_close()
+        scratch.cleanup()
     report = {
         "first_hand_ms": spread([r["first_hand_ms"] for r in runs]),
         "inviter_hand_ms": spread([r["inviter_hand_ms"] for r in runs]),
@@ -271,8 +310,15 @@ def measure(site: Path) -> dict:
         "reply_chars": spread([r["reply_chars"] for r in runs]),
         "move_link_chars": links["move_link_chars"],
         "link_game_seconds": links["seconds"],
-        "runs": FRIEND_RUNS, "cards_per_run": CARDS_PER_RUN, "targets": TARGETS,
+        "runs": FRIEND_RUNS, "cards_per_run": CARDS_PER_RUN, "targets": dict(TARGETS),
     }
+    if old_runs:
+        old = report["baseline"] = {"revision": baseline.describe(BASELINE),
+                                    "inviter_hand_ms": spread([r["inviter_hand_ms"] for r in old_runs]),
+                                    "friend_hand_ms": spread([r["friend_hand_ms"] for r in old_runs])}
+        report["seal_wait_ms"] = {side: report[side + "_hand_ms"]["median"] - old[side + "_hand_ms"]["median"]
+                                  for side in ("inviter", "friend")}
+        report["targets"]["seal_wait_ms"] = old["inviter_hand_ms"]["median"]
     print_table(report)
     return report
 
@@ -282,38 +328,46 @@ def print_table(report: dict) -> None:
         return f"{entry['median']:.0f} ({entry['min']:.0f}-{entry['max']:.0f}) {unit}"
 
     def verdict(value, target):
-        return "pass" if value <= target else "FAIL"
+        return "-" if target is None else "pass" if value <= target else "FAIL"
 
+    targets = report["targets"]
+    old, deal = report.get("baseline"), targets["seal_wait_ms"]
+    within = "-" if deal is None else f"<= {deal:.0f} ms (the deal)"
     rows = [
         ("reply pasted -> first hand on both screens", fig(report["first_hand_ms"], "ms"),
-         f"<= {TARGETS['first_hand_ms']} ms", verdict(report["first_hand_ms"]["median"], TARGETS["first_hand_ms"])),
+         f"<= {targets['first_hand_ms']} ms", verdict(report["first_hand_ms"]["median"], targets["first_hand_ms"])),
         ("  the inviter's page", fig(report["inviter_hand_ms"], "ms"), "-", "-"),
         ("  the friend's page", fig(report["friend_hand_ms"], "ms"), "-", "-"),
-        ("connection open -> inviter's table (face down if slow)", fig(report["inviter_table_ms"], "ms"),
-         f"<= {TARGETS['seal_wait_ms']} ms (the deal)", verdict(report["inviter_table_ms"]["median"], TARGETS["seal_wait_ms"])),
-        ("connection open -> friend's table (face down if slow)", fig(report["friend_table_ms"], "ms"),
-         f"<= {TARGETS['seal_wait_ms']} ms (the deal)", verdict(report["friend_table_ms"]["median"], TARGETS["seal_wait_ms"])),
-        ("connection open -> inviter's hand (the seal)", fig(report["inviter_seal_ms"], "ms"),
-         f"<= {TARGETS['seal_wait_ms']} ms (the deal)", verdict(report["inviter_seal_ms"]["median"], TARGETS["seal_wait_ms"])),
-        ("connection open -> friend's hand (the seal)", fig(report["friend_seal_ms"], "ms"),
-         f"<= {TARGETS['seal_wait_ms']} ms (the deal)", verdict(report["friend_seal_ms"]["median"], TARGETS["seal_wait_ms"])),
-        ("  the seal's wait past the deal: inviter, friend",
-         " ms, ".join(str(round(max(0, report[k]["median"] - TARGETS["seal_wait_ms"]))) for k in ("inviter_seal_ms", "friend_seal_ms"))
-         + " ms", "0 ms", verdict(max(report["inviter_seal_ms"]["median"], report["friend_seal_ms"]["median"]),
-                                  TARGETS["seal_wait_ms"])),
+        ("connection open -> inviter's table (face down if slow)", fig(report["inviter_table_ms"], "ms"), "-", "-"),
+        ("connection open -> friend's table (face down if slow)", fig(report["friend_table_ms"], "ms"), "-", "-"),
+        ("connection open -> inviter's hand", fig(report["inviter_seal_ms"], "ms"), "-", "-"),
+        ("connection open -> friend's hand", fig(report["friend_seal_ms"], "ms"), "-", "-"),
+    ]
+    if old:
+        waits = report["seal_wait_ms"]
+        rows += [
+            ("baseline: reply pasted -> inviter's hand (the deal)", fig(old["inviter_hand_ms"], "ms"), "-", "-"),
+            ("baseline: reply pasted -> friend's hand", fig(old["friend_hand_ms"], "ms"), "-", "-"),
+            ("the seal's wait (sealed - baseline): inviter, friend",
+             f"{waits['inviter']:.0f} ms, {waits['friend']:.0f} ms", within, verdict(max(waits.values()), deal)),
+            ("  past the deal: inviter, friend",
+             ", ".join(f"{max(0, w - deal):.0f}" for w in waits.values()) + " ms", "0 ms", verdict(max(waits.values()), deal)),
+        ]
+    rows += [
         ("next hand clicked -> its cards (sealed ahead)", fig(report["next_hand_ms"], "ms"),
-         f"<= {TARGETS['seal_wait_ms']} ms (the deal)", verdict(report["next_hand_ms"]["median"], TARGETS["seal_wait_ms"])),
-        ("card laid -> on the other screen (live)", fig(report["card_ms"], "ms"), f"<= {TARGETS['card_ms']} ms",
-         verdict(report["card_ms"]["median"], TARGETS["card_ms"])),
-        ("invitation link", fig(report["invite_chars"], "chars"), f"<= {TARGETS['invite_chars']} chars",
-         verdict(report["invite_chars"]["max"], TARGETS["invite_chars"])),
+         within, verdict(report["next_hand_ms"]["median"], deal)),
+        ("card laid -> on the other screen (live)", fig(report["card_ms"], "ms"), f"<= {targets['card_ms']} ms",
+         verdict(report["card_ms"]["median"], targets["card_ms"])),
+        ("invitation link", fig(report["invite_chars"], "chars"), f"<= {targets['invite_chars']} chars",
+         verdict(report["invite_chars"]["max"], targets["invite_chars"])),
         ("reply", fig(report["reply_chars"], "chars"), "-", "-"),
         ("last move link, whole game to 61 by links", f"{report['move_link_chars']} chars",
-         f"< {TARGETS['move_link_chars']} chars (tests)",
-         verdict(report["move_link_chars"], TARGETS["move_link_chars"] - 1)),
+         f"< {targets['move_link_chars']} chars (tests)",
+         verdict(report["move_link_chars"], targets["move_link_chars"] - 1)),
     ]
     print(f"Friend games, two contexts of one Chromium on loopback; median (min-max) of {report['runs']} live runs, "
-          f"{report['cards_per_run']} cards timed a run; one game by links ({report['link_game_seconds']:.0f} s)")
+          f"{report['cards_per_run']} cards timed a run; one game by links ({report['link_game_seconds']:.0f} s)"
+          + (f"; baseline {old['revision']}" if old else "; no baseline"))
     widths = [max(len(str(row[i])) for row in rows + [("figure", "value", "target", "")]) for i in range(4)]
     print(f"{'figure':{widths[0]}}  {'value':{widths[1]}}  {'target':{widths[2]}}  result")
     for row in rows:

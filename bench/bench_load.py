@@ -56,6 +56,15 @@ above 50 ms exist, so 0 means none). Reference pages are measured for first cont
 (cold) and must load no Python. Figures are printed and saved to .bench/load.json.
 BENCH_RUNS=n changes the number of runs; BENCH_DECISIONS=n the number of timed decisions (0: none);
 BENCH_ONLY=word,word measures only the targets whose names hold one of the words (and the floor).
+
+Baseline: the site as it was before the first-paint and load work (BASELINE, bench/baseline.py;
+BENCH_BASELINE=<revision> for another, =none for none) is built too, and its game page (practice
+link, new visitor), calculator and verifier are taken in the same cold and slow turns; each of
+this tree's figures is then printed as a ratio to the baseline's ("against the baseline"). The
+targets are such ratios: the practice link's hand 0.77 of the baseline's (cold, and with the CPU
+4x slower), 0.71 with the slow link too, and the calculator's count 0.81 (each target over the
+figure given for the site when the target was set: 0.8 s for 1.04 s, 2.0 s for 2.6 s and for
+2.8 s, 0.8 s for 0.99 s).
 """
 
 import json
@@ -75,6 +84,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
+from bench import baseline  # noqa: E402
 from site_src.builder import browser_python, serve  # noqa: E402
 
 OUT = ROOT / ".bench" / "load.json"
@@ -110,6 +120,13 @@ PHONE_WINDOW = {"width": 390, "height": 844}  # the phone-like profiles' window 
 WARM_PROFILES = ("warm", "warm cpu4x", "warm cpu4x+net")
 CALC_HAND = "?hand=5H,5S,5D,JC&starter=5C&crib=0"
 CHECK_SEED = "?seed=5eedc0ffee15c0015eedc0ffee15c001"
+BASELINE = baseline.revision("a9f28a4")  # the site before the first-paint and load work
+BASELINE_TARGETS = ("game, practice link", "game, new visitor", "calculator", "verifier")
+BASELINE_RATIOS = {("game, practice link", "cold"): 0.8 / 1.04, ("game, practice link", "cpu4x"): 2.0 / 2.6,
+                   ("game, practice link", "cpu4x+net"): 2.0 / 2.8, ("calculator", "cold"): 0.8 / 0.99}
+"""Targets as ratios to the baseline (page, profile): the target over what the baseline took when
+it was set."""
+BASELINE_PREFIX = "baseline: "  # a target of the baseline's site, named after this tree's
 
 READY = {
     "dealt": "document.documentElement.dataset.dealt === '1'",
@@ -475,7 +492,8 @@ def measure_cold(browser, base: str, measured: list, meter: Meter, rate: float =
                 page = context.new_page()
                 throttle(page, profile)
                 meter.reset(rate, latency)
-                results[profile][name].append(load_once(page, base + path, meter))
+                url = path if "://" in path else base + path  # a baseline target's is whole
+                results[profile][name].append(load_once(page, url, meter))
                 context.close()
                 meter.reset()
     return results
@@ -616,6 +634,34 @@ def targets(pages: list) -> list[tuple[str, str, str]]:
     return found
 
 
+def baseline_targets(measured: list, base: str) -> list[tuple[str, str, str]]:
+    """The baseline site's twins (served at ``base``) of this tree's targets in BASELINE_TARGETS."""
+    return [(BASELINE_PREFIX + name, base + path, ready) for name, path, ready in measured
+            if name.startswith(BASELINE_TARGETS)]
+
+
+def show_against_baseline(pages: dict) -> None:
+    """Each target with a baseline twin: this tree's median over the baseline's, per cold profile,
+    against the ratio BASELINE_RATIOS sets for it (if any)."""
+    cases = (*PROFILES, "slow")
+    print(f"\nAgainst the baseline ({baseline.describe(BASELINE)}): this tree's ms / the baseline's ms = ratio"
+          " (target ratio: pass or FAIL)")
+    print(f"{'page':34} " + " ".join(f"{case:>30}" for case in cases))
+    for name, figures in pages.items():
+        twin = pages.get(BASELINE_PREFIX + name)
+        if twin is None:
+            continue
+        cells = []
+        for case in cases:
+            now, then = figures[case]["ms"], twin[case]["ms"]
+            ratio = now / then
+            figures[case]["baseline_ms"], figures[case]["baseline_ratio"] = then, ratio
+            target = next((r for (page, profile), r in BASELINE_RATIOS.items() if name.startswith(page) and profile == case), None)
+            verdict = "" if target is None else f" ({target:.2f}: {'pass' if ratio <= target else 'FAIL'})"
+            cells.append(f"{now:.0f} / {then:.0f} = {ratio:.2f}{verdict}")
+        print(f"{name:34} " + " ".join(f"{cell:>30}" for cell in cells), flush=True)
+
+
 def expert_game(stop_at: int = 0):
     """A two-player game to 121 against the expert, the person played by hard: whole, or stopped
     at the person's first decision from move ``stop_at`` on."""
@@ -658,6 +704,11 @@ def main() -> None:
         site, pages = prepare_site(Path(tmp))
         server, base = start_server(site, meter)
         measured = [t for t in targets(pages) if not ONLY or t[0].startswith("floor") or any(w in t[0] for w in ONLY)]
+        servers = [server]
+        if BASELINE:
+            old_server, old_base = start_server(baseline.build_revision(BASELINE, Path(tmp) / "baseline"), meter)
+            servers.append(old_server)
+            measured += baseline_targets(measured, old_base)
         reference = [p for p in pages if p.template == "page"]
         report: dict = {"runs": RUNS, "pages": {}, "reference": {}}
         print(f"Time until ready, medians of {RUNS}; ratio = page / floor (plain worker)")
@@ -677,7 +728,11 @@ def main() -> None:
                     for case in (*PROFILES, "slow"):
                         show(name, case, figures[case], floor)
                 browser.close()
+                if BASELINE:
+                    show_against_baseline(report["pages"])
                 for name, path, ready in measured:
+                    if name.startswith(BASELINE_PREFIX):
+                        continue  # the baseline is measured cold and slow only
                     profiles = tuple(PROFILES) if name.startswith("game,") else ("cold",)
                     for case, runs in measure_warm(playwright, base, path, ready, meter, profiles, name).items():
                         report["pages"][name][case] = summary(runs)
@@ -701,8 +756,9 @@ def main() -> None:
                         loads_python.append(f"/{page.path}: {', '.join(fig['python_urls'][:3])}")
                 browser.close()
         finally:
-            server.shutdown()
-            server.server_close()
+            for running in servers:
+                running.shutdown()
+                running.server_close()
 
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")

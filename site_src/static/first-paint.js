@@ -1,7 +1,8 @@
 /* What a page is about to be, decided before its first paint, without Python.
 
-   Loaded as a plain blocking script at the top of <head> on the game page, the calculator, the
-   deal checker and the replay, so it runs before anything is drawn. It reads the address and the game
+   Loaded as a plain blocking script at the end of <head> (after every file the head asks for,
+   fetched first of them) on the game page, the calculator, the deal checker and the replay, so it
+   runs before anything is drawn. It reads the address and the game
    page's saved games (localStorage; the keys of site_src/app/table/store.py and friend_store.py) and
    sets html[data-start] for the stylesheets (first-paint.css):
 
