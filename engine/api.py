@@ -540,11 +540,12 @@ WARM_UP_MODULES = {
 verifier's deal, the replay's codes); a request naming no page warms them all. A sealed friend
 game's modules are imported by ``sealed_prepare``, before the game begins."""
 
-WARM_UP_TABLES = ("calculator", "replay")
-"""The pages whose first calls count show totals (the calculator's discards, the replay's check of
-the computer's moves): their warm-up builds the show table as well. The game's and the verifier's
-first calls (a deal, a game resumed) need no table, so their worker builds it once idle
-(site_src/workers/engine_worker.py: ``idle``), after the first hand is on the page."""
+WARM_UP_TABLES = ("replay",)
+"""The pages whose first calls count show totals (the replay's check of the computer's moves):
+their warm-up builds the show table as well. The other pages' first calls need no table (a deal,
+a game resumed, the calculator's count of one hand), so their worker builds it once idle
+(site_src/workers/engine_worker.py: ``idle``); a call that needs it sooner (a discard ranking
+from the calculator's address) builds it then."""
 
 
 @endpoint

@@ -177,7 +177,7 @@ async def _first_ping():
     _watch()
     try:
         waited = 0
-        while _found_worker() is None and waited < ENGINE_SCRIPT_WAIT_MS:  # deferred: there unless it failed
+        while _found_worker() is None and waited < ENGINE_SCRIPT_WAIT_MS:  # async: there unless it failed
             await asyncio.sleep(0.02)
             waited += 20
         if _found_worker() is None:
@@ -253,27 +253,36 @@ def start():
     launch(_boot(), quiet=True)
 
 
-async def call(name, payload=None):
-    """Call engine function ``name`` with a dict; returns the reply dict or raises EngineError.
+def call(name, payload=None):
+    """Call engine function ``name`` with a dict; returns an awaitable of the reply dict, which
+    raises EngineError.
 
-    The engine warmed up for this page as its worker started (static/engine.js), so the first
-    calls answer at once. A call made before the first ping has been answered is sent at once,
-    not after that answer (the worker answers in order): a round trip less before the first deal.
-    If the engine does not start, the call raises the ping's error.
+    The call leaves for the worker now, not when it is awaited: a page can send its first
+    calls and draw while the engine works. The engine warmed up for this page as its worker
+    started (static/engine.js), so the first calls answer at once. A call made before the first
+    ping has been answered is sent at once, not after that answer (the worker answers in order):
+    a round trip less before the first deal. If the engine does not start, awaiting the call
+    raises the ping's error.
     """
-    early = None
-    if _state["info"] is None and _state["error"] is None and _found_worker() is not None:
-        early = _send(name, payload or {})
+    sent = None
+    if _state["error"] is None and _found_worker() is not None:
+        sent = _send(name, payload or {})
+    return _answer(name, payload, sent)
+
+
+async def _answer(name, payload, sent):
+    """The reply to ``call``: the call ``sent`` (or sent once the engine has started), as a dict,
+    once the ping has been answered too (the page's engine state is ready before it draws)."""
     try:
         await _boot()
     except EngineError:
-        if early is not None:
+        if sent is not None:
             try:
-                await early  # its own failure is the ping's, already said
+                await sent  # its own failure is the ping's, already said
             except Exception:
                 pass
         raise
-    return await _reply(name, early if early is not None else _send(name, payload or {}))
+    return await _reply(name, sent if sent is not None else _send(name, payload or {}))
 
 
 def launch(coroutine, quiet=False):

@@ -128,7 +128,7 @@ class Tool:
         """
         self.seq += 1
         self.set_state("counting", self.WORKING_NOTE)
-        bridge.launch(self.run(request, self.seq, self.input.value, reveal))
+        bridge.launch(self.run(bridge.call(self.ENDPOINT, request), self.seq, self.input.value, reveal))
 
     def bring_into_view(self):
         """Scroll the least that shows the start of the answer (on a phone it is below the picker)."""
@@ -138,10 +138,11 @@ class Tool:
             return
         window.scrollBy(0, box.top - MARGIN_PX)
 
-    async def run(self, request, seq, typed, reveal=False):
-        """Wait for the engine's reply to request number ``seq``; show it if it is still wanted."""
+    async def run(self, reply_to, seq, typed, reveal=False):
+        """Wait for the engine's reply to request number ``seq`` (``reply_to``, the call sent);
+        show it if it is still wanted."""
         try:
-            reply = await bridge.call(self.ENDPOINT, request)
+            reply = await reply_to
         except bridge.EngineError as error:
             if seq != self.seq:
                 return
@@ -156,7 +157,8 @@ class Tool:
         if seq != self.seq:
             return
         names = self.reply_names(reply)
-        self.picker.set_cards(names, notify=False)
+        if names != self.picker.cards:  # cards laid from the address are drawn already
+            self.picker.set_cards(names, notify=False)
         if self.input.value == typed:  # never overwrite what was typed while the engine worked
             self.input.value = " ".join(names)
         self.set_message("")
@@ -406,32 +408,37 @@ class CalculatorPage:
         window.history.replaceState(None, "", location.pathname + query + location.hash)
 
     def load_url(self):
-        """Fill and run the tools from the address (a shared link, or a form sent before Python ran)."""
+        """Fill and run the tools from the address (a shared link, or a form sent before Python ran).
+
+        The engine is asked first, and the cards are laid in the slots while it counts."""
         params = js.URLSearchParams.new(window.location.search)
         if params.get("crib") == "1":
             self.counter.set_crib(True)
         if params.get("dealer") == "0":
             self.discard.set_dealer(False)
+        laid = []
         hand, starter, typed = params.get("hand"), params.get("starter"), params.get("cards")
         if hand is not None or starter is not None:
             hand, starter = hand or "", starter or ""
-            self.prefill(self.counter, hand.replace(",", " ") + " " + starter)
+            laid.append(self.prefill(self.counter, hand.replace(",", " ") + " " + starter))
             self.counter.start({"hand": hand, "starter": starter, "crib": self.counter.crib})
         elif typed:
-            self.prefill(self.counter, typed)
+            laid.append(self.prefill(self.counter, typed))
             self.counter.start(self.counter.typed_request(typed))
         dealt = params.get("discard")
         if dealt:
-            self.prefill(self.discard, dealt)
+            laid.append(self.prefill(self.discard, dealt))
             self.discard.start(self.discard.typed_request(dealt))
+        for tool, names in laid:
+            if names is not None and len(names) == tool.WANT:
+                tool.picker.set_cards(names, notify=False)
 
     def prefill(self, tool, text):
-        """Show cards from the address in a tool's input, and in its slots if plainly written."""
+        """Show cards from the address in a tool's input; returns the tool and the cards to lay in
+        its slots if plainly written (else None)."""
         text = " ".join(text.replace(",", " ").split())
         tool.input.value = text
-        names = cardview.quick_names(text)
-        if names is not None and len(names) == tool.WANT:
-            tool.picker.set_cards(names, notify=False)
+        return tool, cardview.quick_names(text)
 
 
 def setup():

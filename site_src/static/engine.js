@@ -1,5 +1,5 @@
-/* Starts the engine's worker (app/engine_worker.mjs) once the page is read (a deferred script,
-   run before PyScript's module), and carries the page's calls to it:
+/* Starts the engine's worker (app/engine_worker.mjs) as soon as this script arrives (an async
+   script: while the page is still being read), and carries the page's calls to it:
    window.cribbageEngine.call(name, requestJson) returns a Promise of the reply's JSON text, and
    rejects if the worker cannot start or carry the call.
    The worker's first call is the engine's warm_up for this page (html[data-app]): it imports

@@ -113,9 +113,9 @@ def test_interactive_pages_load_pyscript_and_show_engine_status(built_site, site
             assert re.search(rf'<script type="mpy" config="[./]*app/{page.template}\.json">\n'
                              rf'import asyncio\nawait asyncio.sleep\(0\)\nimport pack\n'
                              rf'pack.mount\("{page.template}.pack"\)\nimport {page.template}\n</script>', html)
-            # The engine's worker starts once the page is read, never blocking the parser, and before
-            # PyScript's module is evaluated (deferred scripts run in their order in the page).
-            engine = re.search(r'<script src="[./]*static/engine\.js" defer fetchpriority="high"></script>', html)
+            # The engine's worker starts as soon as its script arrives, never blocking the parser and
+            # not waiting for the page to be read (async, not deferred).
+            engine = re.search(r'<script src="[./]*static/engine\.js" async fetchpriority="high"></script>', html)
             assert engine, page.output
             assert engine.start() < html.index("runtime/pyscript/core.js"), page.output
             for file in ("pack.mpy", f"{page.template}.pack"):  # fetched while PyScript starts

@@ -189,6 +189,37 @@ def test_the_29_hand_from_a_shared_link(calc, calc_session):
     assert calc.input_value("#calc-input") == "5H 5S 5D JC 5C"
 
 
+SENT_CALLS = """
+(() => {
+  window.__sent = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    const slot = document.querySelector("#calc-slots .slot");
+    window.__sent.push({name: message && message.name, ui: document.documentElement.dataset.ui,
+                        slot: slot ? slot.getAttribute("data-card") || "" : ""});
+    return post.call(this, message, ...rest);
+  };
+})();
+"""
+
+
+def test_a_shared_link_asks_for_its_count_before_the_page_has_set_itself_up(context, pytestconfig):
+    """The count from the address leaves for the engine while the page is still setting up (before
+    its cards are laid in the slots), not after: the engine counts while the page draws."""
+    tools = helpers(pytestconfig)
+    page = context.new_page()
+    watch = tools.PageProblems(page)
+    page.add_init_script(SENT_CALLS)
+    page.goto("/calculator/?hand=5H,5S,5D,JC&starter=5C&crib=0")
+    assert wait_count(page, "5H 5S 5D JC", "5C", False)["total"] == 29
+    sent = page.evaluate("window.__sent")
+    page.close()
+    watch.check()
+    counts = [call for call in sent if call["name"] == "score_hand"]
+    assert counts == [{"name": "score_hand", "ui": "loading", "slot": ""}], sent
+    assert [call["name"] for call in sent].index("warm_up") == 0, sent
+
+
 def test_a_typed_double_run_with_a_king(calc):
     type_hand(calc, "5h 5♠ 6D 7c k♥", False)
     shown = wait_count(calc, "5H 5S 6D 7C", "KH", False)

@@ -94,16 +94,21 @@ def test_warm_up_imports_what_the_first_calls_need():
     assert json.loads(api.call("warm_up", '{"page": 7}'))["result"]["modules"] == every
 
 
-def test_the_game_pages_warm_up_leaves_the_show_table_to_the_first_call_that_needs_it(monkeypatch):
-    """A deal needs no show table: the game page's warm-up does not build it (the worker builds
-    it once idle), so the first deal is not held up behind it; the calculator's does."""
+def test_the_game_and_calculator_warm_ups_leave_the_show_table_to_the_first_call_that_needs_it(monkeypatch):
+    """A deal or one hand's count needs no show table: the game page's and the calculator's
+    warm-ups do not build it (the worker builds it once idle), so their first calls are not held
+    up behind it; the replay's does."""
     from engine import scoring
 
     monkeypatch.setattr(scoring, "_RANK_TABLE", {})
     assert json.loads(api.call("warm_up", '{"page": "game"}'))["result"]["tables"] is False
     reply = json.loads(api.call("new_game", '{"difficulty": "expert", "seed": "warm"}'))
     assert reply["ok"] and not scoring._RANK_TABLE
-    assert json.loads(api.call("warm_up", '{"page": "calculator"}'))["result"]["tables"] is True
+    reply = json.loads(api.call("warm_up", '{"page": "calculator"}'))
+    assert reply["result"]["tables"] is False
+    reply = json.loads(api.call("score_hand", '{"hand": "5H 5S 5D JC", "starter": "5C"}'))
+    assert reply["ok"] and reply["result"]["total"] == 29 and not scoring._RANK_TABLE
+    assert json.loads(api.call("warm_up", '{"page": "replay"}'))["result"]["tables"] is True
     assert len(scoring._RANK_TABLE) == 6175
 
 
