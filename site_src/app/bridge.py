@@ -59,7 +59,7 @@ class EngineError(Exception):
         self.kind = kind
 
 
-_state = {"info": None, "waiting": False, "error": None, "worker": None, "booting": None}
+_state = {"info": None, "waiting": False, "error": None, "worker": None, "booting": None, "ping": None}
 _proxies = []  # keeps event-handler proxies alive for the page's lifetime
 
 
@@ -183,7 +183,8 @@ async def _first_ping():
         if _found_worker() is None:
             _log("window." + ENGINE_GLOBAL + " is missing (static/engine.js did not run)")
             raise EngineError(BOOT_FAILED_BECAUSE.format(ENGINE_SCRIPT_MISSING), "boot")
-        info = await _request("ping", {})
+        sent, _state["ping"] = _state["ping"], None  # sent right behind the page's first call
+        info = await (_reply("ping", sent) if sent is not None else _request("ping", {}))
     except EngineError as error:
         _fail(error)
         raise
@@ -261,12 +262,14 @@ def call(name, payload=None):
     calls and draw while the engine works. The engine warmed up for this page as its worker
     started (static/engine.js), so the first calls answer at once. A call made before the first
     ping has been answered is sent at once, not after that answer (the worker answers in order):
-    a round trip less before the first deal. If the engine does not start, awaiting the call
-    raises the ping's error.
+    a round trip less before the first deal; a call made before the ping has gone takes it along,
+    right behind. If the engine does not start, awaiting the call raises the ping's error.
     """
     sent = None
     if _state["error"] is None and _found_worker() is not None:
         sent = _send(name, payload or {})
+        if _state["info"] is None and _state["booting"] is None and _state["ping"] is None:
+            _state["ping"] = _send("ping", {})  # the first ping right behind it: the reply waits for its answer
     return _answer(name, payload, sent)
 
 

@@ -405,7 +405,8 @@ class CalculatorPage:
         parts = [q for q in (self.counter.query, self.discard.query) if q]
         query = "?" + "&".join(parts) if parts else ""
         location = window.location
-        window.history.replaceState(None, "", location.pathname + query + location.hash)
+        if query != str(location.search):  # the same address (a shared link, counted) is left as it is
+            window.history.replaceState(None, "", location.pathname + query + location.hash)
 
     def load_url(self):
         """Fill and run the tools from the address (a shared link, or a form sent before Python ran).
