@@ -44,6 +44,14 @@ def make_handler(directory: str | os.PathLike, log: bool = False, compress: bool
         def __init__(self, *args, **kwargs):
             super().__init__(*args, directory=str(directory), **kwargs)
 
+        def handle(self):
+            """Answer the connection's requests; a client that goes away mid-answer (a tab closed
+            while a file was on its way) is no error, so nothing is printed for it."""
+            try:
+                super().handle()
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+
         def send_head(self):
             """Send file.br or file.gz (the build's twins) with its Content-Encoding when the client takes it."""
             path = self.translate_path(self.path)
