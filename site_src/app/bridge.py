@@ -265,9 +265,10 @@ def call(name, payload=None):
     a round trip less before the first deal; a call made before the ping has gone takes it along,
     right behind. If the engine does not start, awaiting the call raises the ping's error.
     """
+    payload = payload or {}
     sent = None
     if _state["error"] is None and _found_worker() is not None:
-        sent = _send(name, payload or {})
+        sent = _send(name, payload)
         if _state["info"] is None and _state["booting"] is None and _state["ping"] is None:
             _state["ping"] = _send("ping", {})  # the first ping right behind it: the reply waits for its answer
     return _answer(name, payload, sent)
@@ -285,7 +286,7 @@ async def _answer(name, payload, sent):
             except Exception:
                 pass
         raise
-    return await _reply(name, sent if sent is not None else _send(name, payload or {}))
+    return await _reply(name, sent if sent is not None else _send(name, payload))
 
 
 def launch(coroutine, quiet=False):

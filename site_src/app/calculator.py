@@ -421,25 +421,25 @@ class CalculatorPage:
         hand, starter, typed = params.get("hand"), params.get("starter"), params.get("cards")
         if hand is not None or starter is not None:
             hand, starter = hand or "", starter or ""
-            laid.append(self.prefill(self.counter, hand.replace(",", " ") + " " + starter))
+            laid.append((self.counter, self.prefill(self.counter, hand.replace(",", " ") + " " + starter)))
             self.counter.start({"hand": hand, "starter": starter, "crib": self.counter.crib})
         elif typed:
-            laid.append(self.prefill(self.counter, typed))
+            laid.append((self.counter, self.prefill(self.counter, typed)))
             self.counter.start(self.counter.typed_request(typed))
         dealt = params.get("discard")
         if dealt:
-            laid.append(self.prefill(self.discard, dealt))
+            laid.append((self.discard, self.prefill(self.discard, dealt)))
             self.discard.start(self.discard.typed_request(dealt))
         for tool, names in laid:
             if names is not None and len(names) == tool.WANT:
                 tool.picker.set_cards(names, notify=False)
 
     def prefill(self, tool, text):
-        """Show cards from the address in a tool's input; returns the tool and the cards to lay in
-        its slots if plainly written (else None)."""
+        """Show cards from the address in a tool's input; returns the cards to lay in its slots if
+        plainly written (else None)."""
         text = " ".join(text.replace(",", " ").split())
         tool.input.value = text
-        return tool, cardview.quick_names(text)
+        return cardview.quick_names(text)
 
 
 def setup():

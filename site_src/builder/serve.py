@@ -50,7 +50,7 @@ def make_handler(directory: str | os.PathLike, log: bool = False, compress: bool
             try:
                 super().handle()
             except (BrokenPipeError, ConnectionResetError):
-                self.close_connection = True
+                pass
 
         def send_head(self):
             """Send file.br or file.gz (the build's twins) with its Content-Encoding when the client takes it."""
