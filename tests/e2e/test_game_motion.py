@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.e2e.conftest import PageProblems, engine_ready, ui_ready
 from tests.e2e.test_game_play import move, wait_decision
 
@@ -120,5 +122,38 @@ def test_a_tap_on_a_card_still_on_its_way_picks_it(browser, base_url):
     pressed = page.get_attribute(f'#my-hand button[data-card="{card}"]', "aria-pressed")
     assert pressed == "true", "the tap on a travelling card was lost"
     assert page.locator("#my-hand [aria-pressed='true']").count() == 1
+    context.close()
+    watch.check()
+
+
+READS_OUTSIDE_FRAMES = """
+window.reads = [];
+let inFrame = 0;
+const askFrame = window.requestAnimationFrame.bind(window);
+window.requestAnimationFrame = (callback) => askFrame((time) => {
+  inFrame += 1;
+  try { return callback(time); } finally { inFrame -= 1; }
+});
+const boxOf = Element.prototype.getBoundingClientRect;
+Element.prototype.getBoundingClientRect = function () {
+  window.reads.push([this.id || String(this.className), inFrame > 0]);
+  return boxOf.call(this);
+};
+"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (390, 844)])
+def test_the_dealt_hand_is_measured_in_the_next_frame_not_while_it_is_drawn(browser, base_url, width, height):
+    # Reading a place on a table just redrawn makes the browser lay it out there and then, once
+    # the rest of the redraw is done, again: the deal's cards and the table's place are read in
+    # the frame's own layout.
+    context, page, watch = open_game(browser, base_url, "motion-1", READS_OUTSIDE_FRAMES,
+                                     viewport={"width": width, "height": height})
+    assert wait_decision(page) == "discard"
+    page.wait_for_function("window.reads.some(([what]) => what === 'felt')", timeout=5_000)
+    reads = page.evaluate("window.reads")
+    assert any(what == "starter" for what, _ in reads), "the deal's cards did not travel from the deck"
+    assert [what for what, in_frame in reads if not in_frame] == []
+    assert motions(page) >= 1
     context.close()
     watch.check()

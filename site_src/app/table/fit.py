@@ -3,10 +3,11 @@
 Part of the game page (site_src/app/game.py is its entry point). The table is laid out
 (table-fit.css) to fit the window's height; ``keep_in_view`` scrolls the page just enough to show
 all of it when a decision is offered or a hand is being counted, and never pulls the page back
-while the person is reading something else on it.
+while the person is reading something else on it. It reads the table's place at the next frame,
+in the layout the browser makes for that frame, not in one forced at once on a table just redrawn.
 """
 
-from dom import window
+from dom import create_proxy, window
 
 from table.state import q
 
@@ -18,9 +19,26 @@ def is_watched(box, height):
     return box.bottom > 0 and box.top < height
 
 
+_asked = []  # [focus] while a frame is asked for (keep_in_view)
+
+
 def keep_in_view(focus=None):
-    """Scroll the least that brings the whole table into the window; a table taller than the
-    window brings ``focus`` (the part the decision needs) into view instead."""
+    """At the next frame, scroll the least that brings the whole table into the window; a table
+    taller than the window brings ``focus`` (the part the decision needs) into view instead. Asked
+    again before that frame, the latest ``focus`` counts."""
+    if not _asked:
+        window.requestAnimationFrame(_ON_FRAME)
+    _asked[:] = [focus]
+
+
+def _on_frame(_time=None):
+    focus = _asked[0] if _asked else None
+    _asked[:] = []
+    _scroll_into_view(focus)
+
+
+def _scroll_into_view(focus):
+    """keep_in_view's scrolling, now."""
     felt = q("felt")
     if felt is None:
         return
@@ -42,3 +60,6 @@ def keep_in_view(focus=None):
         window.scrollBy(0, part.top - MARGIN)
     elif part.bottom > height:
         window.scrollBy(0, part.bottom - height + MARGIN)
+
+
+_ON_FRAME = create_proxy(_on_frame)

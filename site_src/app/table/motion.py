@@ -3,14 +3,16 @@ to the crib, and back out of the hands and the crib for the show.
 
 Part of the game page (site_src/app/game.py is its entry point). flow.py calls ``before``
 with each event before the table is redrawn (where the cards are now) and ``after`` once it is
-redrawn (where they land); the landed cards get ``.is-arriving`` with ``--from-x``/``--from-y``
-set to where they came from, and table-fit.css slides them home. Quick (a quarter of a second),
+redrawn (where they land); at the next frame, the landed cards get ``.is-arriving`` with
+``--from-x``/``--from-y`` set to where they came from, and table-fit.css slides them home. Their
+places are read then, in the frame's own layout: read at once, they made the browser lay the
+newly drawn table out twice, once for the reading and again after the rest of the redraw. Quick (a quarter of a second),
 skipped by any tap or key (``skip``), and never run when the person asks for reduced motion or
 while a resumed game's last moves are shown again. #game[data-motion] counts the moves made,
 #game[data-moved] names the last (the event that moved cards).
 """
 
-from dom import document, window
+from dom import create_proxy, document, window
 
 from cardview import elements
 from table.state import S, humans, is_multi, q
@@ -125,13 +127,9 @@ def _now():
 
 def after(event, start):
     """Send the landed cards on their way from ``start`` (see ``before``: a point, or a function
-    that reads it now)."""
+    that reads it at the next frame)."""
     if start is None:
         return
-    if callable(start):
-        start = start()
-        if start is None:
-            return
     now = _now()
     fresh = []
     for order, target in enumerate(_targets(event)):
@@ -146,10 +144,38 @@ def after(event, start):
     replay()
 
 
+_frame = []  # True while a frame is asked for (replay)
+
+
 def replay():
-    """Put the cards under way on the elements drawn now (a redraw makes new ones), each at the
-    point of its journey it had reached. Every card's place is read before any is changed, so
-    the page is laid out once, not once a card."""
+    """At the next frame, put the cards under way on the elements drawn then (a redraw makes new
+    ones), each at the point of its journey it has reached."""
+    if _moves and not _frame:
+        _frame.append(True)
+        window.requestAnimationFrame(_ON_FRAME)
+
+
+def _on_frame(_time=None):
+    _frame[:] = []
+    _resolve_starts()
+    _start()
+
+
+def _resolve_starts():
+    """Read the starting points left to be read now (``before``'s functions), each once."""
+    read = {}
+    for move in _moves:
+        start = move[2]
+        if callable(start):
+            if start not in read:
+                read[start] = start()
+            move[2] = read[start]
+    _moves[:] = [move for move in _moves if move[2] is not None]
+
+
+def _start():
+    """Every card's place is read before any is changed, so the page is laid out once, not once
+    a card."""
     if not _moves:
         return
     now = _now()
@@ -233,6 +259,9 @@ def on_click(event):
     button = q("my-hand").querySelector('button[data-card="' + card + '"]')
     if button is not None:
         button.click()
+
+
+_ON_FRAME = create_proxy(_on_frame)
 
 
 def setup(on):

@@ -101,9 +101,8 @@ def set_waiting(waiting):
         q("count-label").textContent = "Your count" if waiting == "count" else "Points for your card"
     shown("game-over", waiting == "over")
     shown("pass-screen", waiting == "pass")
-    if picking and model is not None:
+    if picking and model is not None:  # its words stay the first paint's: the prompt says whose crib
         q("throw-button").disabled = len(S["selected"]) != discard_need()
-        q("throw-button").textContent = "Throw to " + crib_words(model)
     if waiting == "next" and model is not None:
         q("next-button").textContent = "Deal hand " + str(model["hand_number"] + 1)
     coach.on_waiting(waiting)
