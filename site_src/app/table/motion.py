@@ -6,10 +6,10 @@ with each event before the table is redrawn (where the cards are now) and ``afte
 redrawn (where they land); at the next frame, the landed cards get ``.is-arriving`` with
 ``--from-x``/``--from-y`` set to where they came from, and table-fit.css slides them home. Their
 places are read then, in the frame's own layout: read at once, they made the browser lay the
-newly drawn table out twice, once for the reading and again after the rest of the redraw. Quick (a quarter of a second),
-skipped by any tap or key (``skip``), and never run when the person asks for reduced motion or
-while a resumed game's last moves are shown again. #game[data-motion] counts the moves made,
-#game[data-moved] names the last (the event that moved cards).
+newly drawn table out twice, once for the reading and again after the rest of the redraw. Quick
+(a quarter of a second), skipped by any tap or key (``skip``), and never run when the person asks
+for reduced motion or while a resumed game's last moves are shown again. #game[data-motion]
+counts the moves made, #game[data-moved] names the last (the event that moved cards).
 """
 
 from dom import create_proxy, document, window
