@@ -126,9 +126,14 @@ class Tool:
 
         Requests are numbered here, in the order the player made them, not when their tasks run.
         """
+        self.follow(bridge.call(self.ENDPOINT, request), reveal)
+
+    def follow(self, reply_to, reveal=False):
+        """Say "counting…" and show the reply to a request already sent (``reply_to``, from
+        bridge.call) when it comes, unless a later request supersedes it."""
         self.seq += 1
         self.set_state("counting", self.WORKING_NOTE)
-        bridge.launch(self.run(bridge.call(self.ENDPOINT, request), self.seq, self.input.value, reveal))
+        bridge.launch(self.run(reply_to, self.seq, self.input.value, reveal))
 
     def bring_into_view(self):
         """Scroll the least that shows the start of the answer (on a phone it is below the picker)."""
@@ -408,28 +413,20 @@ class CalculatorPage:
         if query != str(location.search):  # the same address (a shared link, counted) is left as it is
             window.history.replaceState(None, "", location.pathname + query + location.hash)
 
-    def load_url(self):
-        """Fill and run the tools from the address (a shared link, or a form sent before Python ran).
-
-        The engine is asked first, and the cards are laid in the slots while it counts."""
-        params = js.URLSearchParams.new(window.location.search)
-        if params.get("crib") == "1":
+    def load_url(self, crib, dealer, sent):
+        """Fill the tools from the address (a shared link, or a form sent before Python ran): the
+        crib or hand, the dealer or not, and the requests ``ask_from_address`` sent, whose cards
+        are laid in the slots while the engine works."""
+        if crib:
             self.counter.set_crib(True)
-        if params.get("dealer") == "0":
+        if not dealer:
             self.discard.set_dealer(False)
+        tools = {"calc": self.counter, "discard": self.discard}
         laid = []
-        hand, starter, typed = params.get("hand"), params.get("starter"), params.get("cards")
-        if hand is not None or starter is not None:
-            hand, starter = hand or "", starter or ""
-            laid.append((self.counter, self.prefill(self.counter, hand.replace(",", " ") + " " + starter)))
-            self.counter.start({"hand": hand, "starter": starter, "crib": self.counter.crib})
-        elif typed:
-            laid.append((self.counter, self.prefill(self.counter, typed)))
-            self.counter.start(self.counter.typed_request(typed))
-        dealt = params.get("discard")
-        if dealt:
-            laid.append((self.discard, self.prefill(self.discard, dealt)))
-            self.discard.start(self.discard.typed_request(dealt))
+        for name, reply_to, text in sent:
+            tool = tools[name]
+            laid.append((tool, self.prefill(tool, text)))
+            tool.follow(reply_to)
         for tool, names in laid:
             if names is not None and len(names) == tool.WANT:
                 tool.picker.set_cards(names, notify=False)
@@ -442,10 +439,44 @@ class CalculatorPage:
         return cardview.quick_names(text)
 
 
+def read_address(search):
+    """What an address (``location.search``) asks of the tools: (crib, dealer, asks), with crib
+    True for a crib's count, dealer False when the player did not deal, and asks a list of
+    (tool, request, text): the tool ("calc" or "discard"), its engine request and the cards as
+    the address wrote them."""
+    params = js.URLSearchParams.new(search)
+    crib = params.get("crib") == "1"
+    dealer = params.get("dealer") != "0"
+    asks = []
+    hand, starter, typed = params.get("hand"), params.get("starter"), params.get("cards")
+    if hand is not None or starter is not None:
+        hand, starter = hand or "", starter or ""
+        asks.append(("calc", {"hand": hand, "starter": starter, "crib": crib},
+                     hand.replace(",", " ") + " " + starter))
+    elif typed:
+        asks.append(("calc", {"cards": typed, "crib": crib}, typed))
+    dealt = params.get("discard")
+    if dealt:
+        asks.append(("discard", {"cards": dealt, "dealer": dealer}, dealt))
+    return crib, dealer, asks
+
+
+ENDPOINTS = {"calc": HandCounter.ENDPOINT, "discard": DiscardHelper.ENDPOINT}
+
+
+def ask_from_address():
+    """Send the engine what the address asks, before the page binds its controls (it counts
+    meanwhile); returns (crib, dealer, sent), sent as read_address's asks with each request
+    replaced by the awaitable of its reply."""
+    crib, dealer, asks = read_address(str(window.location.search))
+    return crib, dealer, [(tool, bridge.call(ENDPOINTS[tool], request), text) for tool, request, text in asks]
+
+
 def setup():
-    """Bind the page's controls, then fill them from the address."""
+    """Ask for what the address holds, bind the page's controls, then fill them from the address."""
+    crib, dealer, sent = ask_from_address()
     page = CalculatorPage()
-    page.load_url()
+    page.load_url(crib, dealer, sent)
     bridge.ui_ready()
 
 

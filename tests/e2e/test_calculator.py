@@ -196,7 +196,8 @@ SENT_CALLS = """
   Worker.prototype.postMessage = function (message, ...rest) {
     const slot = document.querySelector("#calc-slots .slot");
     window.__sent.push({name: message && message.name, ui: document.documentElement.dataset.ui,
-                        slot: slot ? slot.getAttribute("data-card") || "" : ""});
+                        slot: slot ? slot.getAttribute("data-card") || "" : "",
+                        bound: !!slot && slot.hasAttribute("data-slot")});
     return post.call(this, message, ...rest);
   };
   window.__rewrites = 0;
@@ -207,9 +208,10 @@ SENT_CALLS = """
 
 
 def test_a_shared_link_asks_for_its_count_before_the_page_has_set_itself_up(context, pytestconfig):
-    """The count from the address leaves for the engine while the page is still setting up (before
-    its cards are laid in the slots), not after: the engine counts while the page draws. The first
-    ping goes right behind it, and the address, already the count's, is not rewritten."""
+    """The count from the address leaves for the engine before the page sets itself up (before
+    its card pickers are bound, which numbers the slots: data-slot), not after: the engine counts
+    while the page binds its controls and lays the cards. The first ping goes right behind it, and
+    the address, already the count's, is not rewritten."""
     tools = helpers(pytestconfig)
     page = context.new_page()
     watch = tools.PageProblems(page)
@@ -220,7 +222,7 @@ def test_a_shared_link_asks_for_its_count_before_the_page_has_set_itself_up(cont
     page.close()
     watch.check()
     assert [call["name"] for call in sent][:3] == ["warm_up", "score_hand", "ping"], sent
-    assert sent[1] == {"name": "score_hand", "ui": "loading", "slot": ""}, sent
+    assert sent[1] == {"name": "score_hand", "ui": "loading", "slot": "", "bound": False}, sent
     assert sent[2]["ui"] == "loading", sent
     assert [call["name"] for call in sent].count("score_hand") == 1, sent
     assert rewrites == 0
