@@ -305,6 +305,32 @@ def launch(coroutine, quiet=False):
     return asyncio.create_task(guarded())
 
 
+_frame_proxies = {}  # a callback -> the proxy that runs it at a frame (made once, kept)
+_frame_asked = set()  # the callbacks waiting for the next frame
+
+
+def at_next_frame(callback):
+    """Run ``callback()`` once at the browser's next animation frame, however often it is asked
+    for before then: a page reads its layout there, in the layout the browser makes for that frame,
+    not in one forced at once on elements just drawn. Its errors are shown as ``on``'s are."""
+    if callback in _frame_asked:
+        return
+    proxy = _frame_proxies.get(callback)
+    if proxy is None:
+        proxy = _frame_proxies[callback] = create_proxy(lambda _time=None: _run_at_frame(callback))
+    _frame_asked.add(callback)
+    window.requestAnimationFrame(proxy)
+
+
+def _run_at_frame(callback):
+    _frame_asked.discard(callback)
+    try:
+        callback()
+    except Exception as error:
+        _log("Page error at a frame:", error)
+        show_error(PAGE_FAILED)
+
+
 def on(target, event_name, handler, prevent_default=False):
     """Bind ``handler(event)`` (plain or async) to an element's event, showing its errors.
 

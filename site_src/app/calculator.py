@@ -421,10 +421,10 @@ class CalculatorPage:
             self.counter.set_crib(True)
         if not dealer:
             self.discard.set_dealer(False)
-        tools = {"calc": self.counter, "discard": self.discard}
+        tools = {HandCounter: self.counter, DiscardHelper: self.discard}
         laid = []
-        for name, reply_to, text in sent:
-            tool = tools[name]
+        for kind, reply_to, text in sent:
+            tool = tools[kind]
             laid.append((tool, self.prefill(tool, text)))
             tool.follow(reply_to)
         for tool, names in laid:
@@ -442,8 +442,8 @@ class CalculatorPage:
 def read_address(search):
     """What an address (``location.search``) asks of the tools: (crib, dealer, asks), with crib
     True for a crib's count, dealer False when the player did not deal, and asks a list of
-    (tool, request, text): the tool ("calc" or "discard"), its engine request and the cards as
-    the address wrote them."""
+    (tool, request, text): the tool's class (HandCounter or DiscardHelper), its engine request and
+    the cards as the address wrote them."""
     params = js.URLSearchParams.new(search)
     crib = params.get("crib") == "1"
     dealer = params.get("dealer") != "0"
@@ -451,17 +451,14 @@ def read_address(search):
     hand, starter, typed = params.get("hand"), params.get("starter"), params.get("cards")
     if hand is not None or starter is not None:
         hand, starter = hand or "", starter or ""
-        asks.append(("calc", {"hand": hand, "starter": starter, "crib": crib},
+        asks.append((HandCounter, {"hand": hand, "starter": starter, "crib": crib},
                      hand.replace(",", " ") + " " + starter))
     elif typed:
-        asks.append(("calc", {"cards": typed, "crib": crib}, typed))
+        asks.append((HandCounter, {"cards": typed, "crib": crib}, typed))
     dealt = params.get("discard")
     if dealt:
-        asks.append(("discard", {"cards": dealt, "dealer": dealer}, dealt))
+        asks.append((DiscardHelper, {"cards": dealt, "dealer": dealer}, dealt))
     return crib, dealer, asks
-
-
-ENDPOINTS = {"calc": HandCounter.ENDPOINT, "discard": DiscardHelper.ENDPOINT}
 
 
 def ask_from_address():
@@ -469,7 +466,7 @@ def ask_from_address():
     meanwhile); returns (crib, dealer, sent), sent as read_address's asks with each request
     replaced by the awaitable of its reply."""
     crib, dealer, asks = read_address(str(window.location.search))
-    return crib, dealer, [(tool, bridge.call(ENDPOINTS[tool], request), text) for tool, request, text in asks]
+    return crib, dealer, [(tool, bridge.call(tool.ENDPOINT, request), text) for tool, request, text in asks]
 
 
 def setup():

@@ -7,7 +7,9 @@ while the person is reading something else on it. It reads the table's place at 
 in the layout the browser makes for that frame, not in one forced at once on a table just redrawn.
 """
 
-from dom import create_proxy, window
+from dom import window
+
+import bridge
 
 from table.state import q
 
@@ -19,19 +21,18 @@ def is_watched(box, height):
     return box.bottom > 0 and box.top < height
 
 
-_asked = []  # [focus] while a frame is asked for (keep_in_view)
+_asked = []  # [focus]: the part to show, while a frame is asked for (keep_in_view)
 
 
 def keep_in_view(focus=None):
     """At the next frame, scroll the least that brings the whole table into the window; a table
     taller than the window brings ``focus`` (the part the decision needs) into view instead. Asked
     again before that frame, the latest ``focus`` counts."""
-    if not _asked:
-        window.requestAnimationFrame(_ON_FRAME)
     _asked[:] = [focus]
+    bridge.at_next_frame(_on_frame)
 
 
-def _on_frame(_time=None):
+def _on_frame():
     focus = _asked[0] if _asked else None
     _asked[:] = []
     _scroll_into_view(focus)
@@ -60,6 +61,3 @@ def _scroll_into_view(focus):
         window.scrollBy(0, part.top - MARGIN)
     elif part.bottom > height:
         window.scrollBy(0, part.bottom - height + MARGIN)
-
-
-_ON_FRAME = create_proxy(_on_frame)

@@ -12,7 +12,9 @@ for reduced motion or while a resumed game's last moves are shown again. #game[d
 counts the moves made, #game[data-moved] names the last (the event that moved cards).
 """
 
-from dom import create_proxy, document, window
+from dom import document, window
+
+import bridge
 
 from cardview import elements
 from table.state import S, humans, is_multi, q
@@ -144,19 +146,14 @@ def after(event, start):
     replay()
 
 
-_frame = []  # True while a frame is asked for (replay)
-
-
 def replay():
     """At the next frame, put the cards under way on the elements drawn then (a redraw makes new
     ones), each at the point of its journey it has reached."""
-    if _moves and not _frame:
-        _frame.append(True)
-        window.requestAnimationFrame(_ON_FRAME)
+    if _moves:
+        bridge.at_next_frame(_on_frame)
 
 
-def _on_frame(_time=None):
-    _frame[:] = []
+def _on_frame():
     _resolve_starts()
     _start()
 
@@ -259,9 +256,6 @@ def on_click(event):
     button = q("my-hand").querySelector('button[data-card="' + card + '"]')
     if button is not None:
         button.click()
-
-
-_ON_FRAME = create_proxy(_on_frame)
 
 
 def setup(on):
