@@ -17,8 +17,13 @@ hiding the hands from a player who reads the page's data is not promised by this
 Texts that travel (each prefixed, then base64url of compact JSON):
 
 - the invitation ``fi1.``: ``{"v": 1, "name", "target", "muggins", "commit", "signal"}``, where
-  ``signal`` is the inviter's compact connection offer or null (play by link only);
-- the reply ``fr1.``: ``{"v": 1, "id", "name", "secret", "signal"}`` (the friend's answer).
+  ``signal`` is the inviter's compact connection offer or null (play by link only), and with an
+  offer ``"seal"``: the inviter's commitment to the secret its sealed deck follows from
+  (``engine/sealed_game.py``), in short (``seal_digest``);
+- the reply ``fr1.``: ``{"v": 1, "id", "name", "secret", "signal"}`` (the friend's answer), and
+  with an answer to an invitation that has ``seal``, ``"open"``: the friend's openings of the
+  inviter's first six (``seeds.reply_opens``), so that the inviter reads its first hand of a
+  live game as soon as the reply is pasted.
 
 A game's ``id`` is the first 16 hex digits of the inviter's commitment. Messages between the two
 pages (over the direct connection) are JSON objects ``{"t": type, "id": game id, ...}``:
@@ -40,7 +45,7 @@ once on both sides, for either seat (``play_forced``), so they are never sent.
 """
 
 import json
-from binascii import a2b_base64, b2a_base64
+from binascii import a2b_base64, b2a_base64, unhexlify
 
 from engine import fairdeal, share
 from engine.record import all_actions, replay_moves
@@ -62,6 +67,13 @@ MESSAGE_TYPES = ("hello", "act", "sync", "chat")
 PHRASES = ("Good luck!", "Nice hand!", "Well played!", "Good game!", "Thanks!")
 INVITE_KEYS = ("v", "name", "target", "muggins", "commit", "signal")
 REPLY_KEYS = ("v", "id", "name", "secret", "signal")
+SEAL_KEY, OPEN_KEY = "seal", "open"
+"""The optional fields of an invitation and of a reply for a live game (see the module docstring)."""
+OPENS = 12  # the reply's openings: six for each dealer of the first hand
+SEAL_DIGEST_BYTES = 24
+"""Bytes of a commitment an invitation carries as its ``seal`` (192 bits: finding two secrets
+that share one takes about 2**96 hashes), in base64url: 32 characters."""
+DECK_SIZE = fairdeal.DECK_SIZE
 _B64_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
@@ -77,6 +89,16 @@ def new_secret() -> str:
 def commitment(secret: str) -> str:
     """The commitment to a secret: its SHA-256, as the fair-deal verifier computes it."""
     return fairdeal.commitment(secret)
+
+
+def seal_digest(commit: str) -> str:
+    """An invitation's short form of a commitment (64 hex digits): its first
+    ``SEAL_DIGEST_BYTES``, base64url.
+
+    >>> seal_digest("00" * 32) == "A" * 32
+    True
+    """
+    return b2a_base64(unhexlify(commit)[:SEAL_DIGEST_BYTES]).decode("ascii").strip().replace("+", "-").replace("/", "_")
 
 
 def game_id(commit: str) -> str:
@@ -114,8 +136,9 @@ def _pack(prefix: str, fields: dict) -> str:
     return prefix + text.replace("+", "-").replace("/", "_").rstrip("=")
 
 
-def _unpack(prefix: str, text: object, what: str, keys: tuple) -> dict:
-    """The fields of a packed text, checked for shape; FriendError naming ``what`` otherwise."""
+def _unpack(prefix: str, text: object, what: str, keys: tuple, optional: str) -> dict:
+    """The fields of a packed text (``keys``, and perhaps ``optional``), checked for shape;
+    FriendError naming ``what`` otherwise."""
     if not isinstance(text, str):
         raise FriendError(f"This is not {what}.")
     text = text.strip()
@@ -130,7 +153,7 @@ def _unpack(prefix: str, text: object, what: str, keys: tuple) -> dict:
         data = json.loads(a2b_base64((body + "=" * (-len(body) % 4)).encode("ascii")).decode("utf-8"))
     except (ValueError, RuntimeError, UnicodeError):
         raise FriendError(f"This is not {what}: part of it is missing or changed.") from None
-    if not isinstance(data, dict) or sorted(data) != sorted(keys):
+    if not isinstance(data, dict) or sorted(k for k in data if k != optional) != sorted(keys):
         raise FriendError(f"This is not {what}: its fields are not the ones expected.")
     if data["v"] != PROTOCOL or type(data["v"]) is not int:
         raise FriendError(f"This {what} is from another version of the site.")
@@ -146,19 +169,25 @@ def _secret(value: object, what: str) -> str:
     return value
 
 
-def make_invite(name: str, target: int, muggins: bool, secret: str, signal: "str | None" = None) -> str:
-    """The invitation text (see the module's docstring); FriendError for a bad name or rules."""
+def make_invite(name: str, target: int, muggins: bool, secret: str, signal: "str | None" = None,
+                seal: "str | None" = None) -> str:
+    """The invitation text (see the module's docstring); ``seal``: with a ``signal``, the
+    inviter's secret for the sealed deck, whose commitment it carries; FriendError for a bad name
+    or rules."""
     if type(target) is not int or target not in TARGETS:
         raise FriendError("A game is played to 121 or to 61 points.")
     if not isinstance(muggins, bool):
         raise FriendError("Muggins is on or off.")
-    return _pack(INVITE_PREFIX, {"v": PROTOCOL, "name": clean_name(name), "target": target, "muggins": muggins,
-                                 "commit": commitment(_secret(secret, "inviter's secret")), "signal": signal})
+    fields = {"v": PROTOCOL, "name": clean_name(name), "target": target, "muggins": muggins,
+              "commit": commitment(_secret(secret, "inviter's secret")), "signal": signal}
+    if seal is not None and signal is not None:
+        fields[SEAL_KEY] = seal_digest(commitment(_secret(seal, "inviter's sealing secret")))
+    return _pack(INVITE_PREFIX, fields)
 
 
 def read_invite(text: object) -> dict:
     """An invitation's fields, with its game ``id``; FriendError saying what is wrong."""
-    data = _unpack(INVITE_PREFIX, text, "an invitation", INVITE_KEYS)
+    data = _unpack(INVITE_PREFIX, text, "an invitation", INVITE_KEYS, SEAL_KEY)
     try:
         data["name"] = clean_name(data["name"])
     except FriendError as error:
@@ -169,22 +198,32 @@ def read_invite(text: object) -> dict:
         data["commit"] = fairdeal.parse_commitment(data["commit"])
     except (ValueError, TypeError):
         raise FriendError("This invitation's commitment is damaged.") from None
+    seal = data.get(SEAL_KEY, "")
+    if seal != "" and (data["signal"] is None or not isinstance(seal, str) or len(seal) != 4 * SEAL_DIGEST_BYTES // 3
+                       or any(ch not in _B64_ALPHABET for ch in seal)):
+        raise FriendError("This invitation's commitment to its sealed deck is damaged.")
     data["id"] = game_id(data["commit"])
     return data
 
 
-def make_reply(invite: dict, name: str, secret: str, signal: "str | None" = None) -> str:
-    """The friend's reply to a read invitation: its name, its secret and its connection answer."""
+def make_reply(invite: dict, name: str, secret: str, signal: "str | None" = None,
+               opens: "list | None" = None) -> str:
+    """The friend's reply to a read invitation: its name, its secret and its connection answer;
+    ``opens``: with a ``signal`` to an invitation with ``seal``, the openings of the inviter's
+    first six (``seeds.reply_opens``)."""
     name = clean_name(name)
     if _same_name(name, invite["name"]):
         raise FriendError(f"Choose a name other than {invite['name']}'s.")
-    return _pack(REPLY_PREFIX, {"v": PROTOCOL, "id": invite["id"], "name": name,
-                                "secret": _secret(secret, "friend's secret"), "signal": signal})
+    fields = {"v": PROTOCOL, "id": invite["id"], "name": name, "secret": _secret(secret, "friend's secret"),
+              "signal": signal}
+    if opens is not None and signal is not None and SEAL_KEY in invite:
+        fields[OPEN_KEY] = list(opens)
+    return _pack(REPLY_PREFIX, fields)
 
 
 def read_reply(text: object, invite: dict) -> dict:
     """A reply's fields, checked against the invitation it answers; FriendError otherwise."""
-    data = _unpack(REPLY_PREFIX, text, "a reply", REPLY_KEYS)
+    data = _unpack(REPLY_PREFIX, text, "a reply", REPLY_KEYS, OPEN_KEY)
     if data["id"] != invite["id"]:
         raise FriendError("This reply answers another invitation.")
     try:
@@ -194,7 +233,18 @@ def read_reply(text: object, invite: dict) -> dict:
     if _same_name(data["name"], invite["name"]):
         raise FriendError("This reply uses the inviter's own name.")
     _secret(data["secret"], "reply's secret")
+    if OPEN_KEY in data:
+        opens = data[OPEN_KEY]
+        if SEAL_KEY not in invite or data["signal"] is None or not isinstance(opens, list) or len(opens) != OPENS \
+                or not all(type(i) is int and 0 <= i < DECK_SIZE for i in opens) \
+                or len(set(opens[:OPENS // 2])) != OPENS // 2 or len(set(opens[OPENS // 2:])) != OPENS // 2:
+            raise FriendError("This reply's openings of the first hand are damaged.")
     return data
+
+
+def is_early(invite: dict, reply: dict) -> bool:
+    """True when a live game's first six for the inviter came in the reply (both texts read)."""
+    return SEAL_KEY in invite and OPEN_KEY in reply
 
 
 def start(invite: dict, reply: dict, inviter_secret: str) -> GameState:

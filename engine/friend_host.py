@@ -17,7 +17,7 @@ its seat, its own secret and the game's JSON (null until both secrets are known)
 ('discard', 0, 0)
 """
 
-from engine import friend, host
+from engine import friend, host, seeds
 from engine.narration import Seating
 from engine.record import all_actions
 
@@ -38,8 +38,10 @@ def _seat(request: dict) -> int:
     return seat
 
 
-def _secret(request: dict) -> str:
-    secret = request.get("secret")
+def request_secret(request: dict, key: str = "secret") -> str:
+    """The request's secret under ``key`` (``seal_secret``: the one a live game's sealed deck
+    follows from), else a new one."""
+    secret = request.get(key)
     if secret is None:
         return friend.new_secret()
     if not isinstance(secret, str) or not friend.fairdeal.is_normal_seed(secret):
@@ -60,13 +62,15 @@ def table_reply(state, events: list, seat: int) -> dict:
 
 def invite(request: dict) -> dict:
     """A new invitation: ``name``, ``target``, ``muggins``, the connection offer ``signal`` (or null)
-    and optionally the ``secret`` to use; the reply holds the text and the secret to keep."""
-    secret = _secret(request)
+    and optionally the ``secret`` and ``seal_secret`` to use; the reply holds the text and the
+    secrets to keep (``seal_secret`` null for play by link only)."""
+    secret = request_secret(request)
     signal = request.get("signal")
+    seal = request_secret(request, "seal_secret") if signal is not None else None
     text = friend.make_invite(request.get("name"), request.get("target", 121), request.get("muggins", False),
-                              secret, signal)
+                              secret, signal, seal)
     found = friend.read_invite(text)
-    return {"invite": text, "secret": secret, "id": found["id"], "length": len(text)}
+    return {"invite": text, "secret": secret, "seal_secret": seal, "id": found["id"], "length": len(text)}
 
 
 def read_invite(request: dict) -> dict:
@@ -76,13 +80,19 @@ def read_invite(request: dict) -> dict:
 
 
 def accept(request: dict) -> dict:
-    """The friend's reply to ``invite``: ``name``, the connection answer ``signal`` (or null).
-    The answer's ``hello`` is the friend's greeting while it has no game (``hello``'s message for
-    no move held), for the page to send as the connection opens without asking again."""
+    """The friend's reply to ``invite``: ``name``, the connection answer ``signal`` (or null),
+    optionally the ``secret`` and ``seal_secret`` to use. To a live invitation with a sealed deck,
+    the reply opens the inviter's first six (``seeds.reply_opens``) and ``seal_secret`` is the
+    secret to keep (else null). The answer's ``hello`` is the friend's greeting while it has no
+    game (``hello``'s message for no move held), for the page to send as the connection opens
+    without asking again."""
     found = friend.read_invite(request.get("invite"))
-    secret = _secret(request)
-    text = friend.make_reply(found, request.get("name"), secret, request.get("signal"))
-    return {"reply": text, "secret": secret, "id": found["id"], "length": len(text),
+    secret = request_secret(request)
+    signal = request.get("signal")
+    seal = request_secret(request, "seal_secret") if signal is not None and friend.SEAL_KEY in found else None
+    text = friend.make_reply(found, request.get("name"), secret, signal,
+                             seeds.reply_opens(seal) if seal is not None else None)
+    return {"reply": text, "secret": secret, "seal_secret": seal, "id": found["id"], "length": len(text),
             "hello": friend.hello_message(found["id"], 0)}
 
 
@@ -98,7 +108,7 @@ def _parts(request: dict) -> tuple:
     found = friend.read_invite(_text(request, "invite"))
     answer = friend.read_reply(_text(request, "reply"), found)
     seat = _seat(request)
-    mine = _secret(request) if request.get("secret") is not None else None
+    mine = request_secret(request) if request.get("secret") is not None else None
     if mine is None:
         raise FriendError("The request has no secret.")
     if seat == 1 and mine != answer["secret"]:

@@ -12,7 +12,8 @@ numbered from 0 for each side, and ``{"t": "seal-hello", "id", "got": messages t
 when a connection opens: the other side sends again every message from ``got`` on, so nothing
 lost while the connection was down is missing, and a message taken twice is ignored. The first
 message of each side is ``{"s": "begin", "seal": commitment, "v": VERSION}``, its commitment to
-its own secret, checked when the secret comes at the end.
+its own secret, checked when the secret comes at the end (the inviter's also against the short
+form its invitation carries, if it does: ``friend.seal_digest``).
 
 Every answer is ``{"game", "send": [texts], "table": a table reply or null, "work": true while
 a shuffle waits for ``work``, "final": the finished game's JSON (checked) or null, "calls": the
@@ -34,13 +35,14 @@ stays as it was.
 
 import json
 
-from engine import fairdeal, friend, host, sealed
+from engine import fairdeal, friend, host, sealed, seeds
+from engine.friend_host import request_secret
 from engine.compat import canonical_json
 from engine.game import IllegalActionError
 from engine.narration import Seating, card_info, event_cards, view_cards
 from engine.sealed import SealError
-from engine.sealed_game import SealedGame, from_dict, public_seed, without_roots
-from engine.seeds import derive_seed
+from engine.sealed_game import SealedGame, from_dict, hand_positions, public_seed, without_roots
+from engine.seeds import INVITER_DEALS, derive_seed
 
 FORMAT = "cribbage-sealed-friend-2"
 OLD_FORMATS = ("cribbage-sealed-friend-1",)
@@ -171,15 +173,23 @@ def _seat_reply(state, events: list, seat: int, view: dict, waiting: bool, turn:
 
 
 def prepare(request: dict) -> dict:
-    """A side's ``seal_secret``, drawn before the game begins, and the heavy part of its first
-    hand worked out ahead (kept by the worker for ``begin`` or ``join``): the inviter's shuffle,
-    while the invitation waits for its reply (``seat`` 0, the default), or the friend's masks,
-    once the reply is made (``seat`` 1). Answers ``{"seal_secret"}``."""
+    """A side's ``seal_secret`` (the one given, which the invitation commits to or the reply's
+    openings follow from, else drawn now, before the game begins), and the heavy part of its
+    first hand worked out ahead (kept by the worker for ``begin`` or ``join``): the inviter's
+    shuffle, while the invitation waits for its reply (``seat`` 0, the default), or the friend's
+    masks, once the reply is made (``seat`` 1: for its six of either first hand, as either seat
+    may deal it, from the seed that hand then follows from: two seeds if the reply opened the
+    inviter's six, when ``seal_secret`` is given). Answers ``{"seal_secret"}``."""
     seat = request.get("seat", 0)
     if seat not in (0, 1) or type(seat) is not int:
         raise FriendError("A friend game's seat is 0 (the inviter) or 1 (the friend).")
-    own = friend.new_secret()
-    sealed.prepare(derive_seed(own, 1), seat)
+    early = request.get("seal_secret") is not None
+    own = request_secret(request, "seal_secret")
+    if seat == 0 or not early:
+        sealed.prepare(derive_seed(own, 1), seat)
+    else:  # its six are 6-11 of its own seed when it deals, 0-5 of the other when the inviter does
+        sealed.prepare(derive_seed(own, 1), 1, hand_positions(1, 1))
+        sealed.prepare(derive_seed(own, INVITER_DEALS), 1, hand_positions(1, 0))
     return {"seal_secret": own}
 
 
@@ -198,15 +208,16 @@ def begin(request: dict) -> dict:
         raise FriendError(f"{found['name']}'s secret does not match the commitment in the invitation.")
     if seat == 1 and request.get("secret") not in (None, answer["secret"]):
         raise FriendError("This reply was not made on this device.")
-    own = request.get("seal_secret")
-    if own is None:
-        own = friend.new_secret()
-    if not fairdeal.is_normal_seed(own):
-        raise FriendError("A secret is 32 hex digits.")
+    own = request_secret(request, "seal_secret")
     commits = [None, None]
     commits[seat] = fairdeal.commitment(own)
+    early = friend.is_early(found, answer)
+    if seat == 0 and found.get(friend.SEAL_KEY) not in (None, friend.seal_digest(commits[0])) \
+            or seat == 1 and early and seeds.reply_opens(own) != answer[friend.OPEN_KEY]:
+        raise FriendError("This game's sealed deck was not begun on this device.")
     game = SealedGame(seat, [found["name"], answer["name"]], found["target"], found["muggins"],
-                      public_seed(inviter, answer["secret"]), own, commits)
+                      public_seed(inviter, answer["secret"], early), own, commits,
+                      answer[friend.OPEN_KEY] if early and seat == 0 else None)
     kept = {"format": FORMAT, "id": found["id"], "sent": [], "got": 0, "game": None, "calls": 0}
     first = {"s": "begin", "seal": commits[seat], "v": VERSION}
     if seat == 0:
@@ -236,8 +247,14 @@ def join(request: dict) -> dict:
     try:
         message = json.loads(texts[0])
         inviter = message["m"]["secret"]
+        commit = message["m"]["seal"]
     except (TypeError, ValueError, KeyError, IndexError):
         raise FriendError("The first message of a sealed game lacks the inviter's secret.") from None
+    seal = friend.read_invite(request.get("invite")).get(friend.SEAL_KEY)
+    if seal is not None and not (isinstance(commit, str) and len(commit) == 64
+                                 and all(ch in "0123456789abcdef" for ch in commit)
+                                 and friend.seal_digest(commit) == seal):
+        raise FriendError("The inviter's commitment to its sealed deck is not the one in the invitation.")
     answer = begin(dict(request, seat=1, inviter_secret=inviter))
     taken = receive({"game": answer["game"], "messages": texts})
     taken["send"] = answer["send"] + taken["send"]

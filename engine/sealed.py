@@ -187,15 +187,15 @@ def deck_text(points: list) -> str:
     return "".join(_hex_point(p) for p in points)
 
 
-def prepare(seed: str, seat: int = 0) -> None:
+def prepare(seed: str, seat: int = 0, positions: "list | None" = None) -> None:
     """Work a hand seed's heavy part out ahead of its game, for the next ``SealedHand`` of that
     seed and seat, which takes it instead of working it out: seat 0's locked shuffle and ``U``;
-    seat 1's masks ``r_j * BASE`` for the positions of either hand (0..11)."""
+    seat 1's masks ``r_j * BASE`` for ``positions`` (by default those of either hand, 0..11)."""
     hand = SealedHand(seat, seed, "")
     if seat == 0:
         made = [hand.first_deck(), hand.first, hand.unlock_text(), hand.first_roots()]
     else:
-        made = [{j: hand._mask_point(j) for j in range(2 * MASKED)}]
+        made = [{j: hand._mask_point(j) for j in (range(2 * MASKED) if positions is None else positions)}]
     _PREPARED.append([seat, hand.seed] + made)
     del _PREPARED[:-2]
 
@@ -584,7 +584,9 @@ class SealedHand:
     def read_own(self, position: int, index: object) -> int:
         """Seat 0: its own card at ``position``, which seat 1 opened as the ``index`` of seat 0's
         deck it holds (``own_index``); SealError if that is no card of the deck or one read before."""
-        assert self.seat == 0 and self._order is not None
+        assert self.seat == 0
+        if self._order is None:
+            self._order = fairdeal.shuffled_deck(self.seed)
         if type(index) is not int or not 0 <= index < DECK_SIZE:
             raise SealError(f"{self.other}'s opening of position {position + 1} is not a card.")
         card = self._order[index]
@@ -592,6 +594,11 @@ class SealedHand:
             raise SealError(f"{self.other} opened the same card twice.")
         self.read_cards[position] = card
         return card
+
+    def is_own_index(self, position: int, index: object) -> bool:
+        """Seat 0: whether ``index`` of its own deck is the card it read at ``position``."""
+        return type(index) is int and 0 <= index < DECK_SIZE and self._order is not None \
+            and self.read_cards.get(position) == self._order[index]
 
     # --- the end of the hand ----------------------------------------------------------------
 

@@ -33,10 +33,18 @@ Messages (JSON objects, each with ``"s"``: its step, and ``"k"``: the hand numbe
 - ``reveal``: ``{"seed", "discard"}``, this side's seed of the hand and the cards it discarded,
   once the play is over (or the game is);
 - ``secret`` (once the game is over): ``{"secret"}``, the side's own secret, from which each of
-  its hand seeds follows (``seeds.derive_seed(secret, k)``), checked against the commitment in
-  the invitation or the reply. The finished game's seed is then
-  ``"sealed:<a>:<b>:<secret 0>:<secret 1>"`` (``seeds.hand_seed``): its code replays and checks
-  like any other game's.
+  its hand seeds follows (``seeds.own_seed``), checked against the commitment in its first
+  message. The finished game's seed is then ``"sealed:<a>:<b>:<secret 0>:<secret 1>"`` (or
+  ``"sealed2:..."``, below; ``seeds.hand_seed``): its code replays and checks like any other
+  game's.
+
+In a game begun from an invitation that carries the inviter's commitment to its secret and a
+reply that opens the inviter's first six (``seeds.SEALED_EARLY_PREFIX``, ``seeds.reply_opens``),
+seat 0 reads its first hand as the game begins, before any message: its own shuffle follows from
+the secret it committed to before the reply was made, and the reply says which of its own locked
+cards land in its six, whichever seat the cut makes the dealer. Seat 1's final for that hand
+opens them again, and must say the same. Seat 0 may then discard before its deck has gone: seat 1
+takes the discard once it has read its own six.
 
 Hand k+1 is sealed while hand k is played (from its starter on), so the shuffles are done
 before they are needed. The heavy steps wait for ``work()``: seat 0's shuffle and the proof of
@@ -50,7 +58,7 @@ from engine import fairdeal
 from engine.cards import VALUE_OF
 from engine.fairdeal import DECK_SIZE, Deal
 from engine.game import PERSON, GameState, IllegalActionError, new_game
-from engine.seeds import SEALED_PREFIX, cut_seed, derive_seed
+from engine.seeds import SEALED_EARLY_PREFIX, SEALED_PREFIX, cut_seed, own_seed
 from engine.scoring import MAX_COUNT
 from engine.sealed import HEAD, REST, SealedHand, SealError
 
@@ -67,9 +75,10 @@ def without_roots(message: dict) -> dict:
     return message if "roots" not in message else {key: value for key, value in message.items() if key != "roots"}
 
 
-def public_seed(inviter_secret: str, friend_secret: str) -> str:
-    """A sealed game's seed while it is played (its cut follows from it; its hands do not)."""
-    return SEALED_PREFIX + inviter_secret + ":" + friend_secret
+def public_seed(inviter_secret: str, friend_secret: str, early: bool = False) -> str:
+    """A sealed game's seed while it is played (its cut follows from it; its hands do not);
+    ``early``: the inviter's first six come in the reply (``seeds.SEALED_EARLY_PREFIX``)."""
+    return (SEALED_EARLY_PREFIX if early else SEALED_PREFIX) + inviter_secret + ":" + friend_secret
 
 
 def full_seed(public: str, secret_0: str, secret_1: str) -> str:
@@ -109,9 +118,11 @@ class SealedGame:
     """
 
     def __init__(self, me: int, names: list, target: int, muggins: bool, public: str, secret: str,
-                 seal_commitments: list) -> None:
+                 seal_commitments: list, opens: "list | None" = None) -> None:
         """``public``: the game's public seed (``public_seed``); ``secret``: this side's own;
-        ``seal_commitments``: both sides' commitments to their own secrets, by seat."""
+        ``seal_commitments``: both sides' commitments to their own secrets, by seat; ``opens``
+        (seat 0 of an early game): the reply's openings of its first six (``seeds.reply_opens``),
+        read at once."""
         self.me = me
         self.other = 1 - me
         self.names = list(names)
@@ -148,7 +159,9 @@ class SealedGame:
         self._first_dealer = fairdeal.cut_for_deal(cut_seed(public), 2).dealer
         self.first_hand = 1  # the hand this object's log starts at (``to_dict``)
         self.log: list = []  # this side's calls since then: ["r" | "a" | "w", hand number, message or action]
+        self.opens = list(opens) if opens is not None else None
         self._seal(1)
+        self._open_early()
 
     # --- facts -----------------------------------------------------------------------------
 
@@ -190,8 +203,23 @@ class SealedGame:
     def _seal(self, number: int) -> None:
         """Start sealing hand ``number`` (its shuffle waits for work())."""
         if number not in self.hands:
-            self.hands[number] = SealedHand(self.me, derive_seed(self.secret, number), self.names[self.other])
+            self.hands[number] = SealedHand(self.me, own_seed(self.public, self.me, self.secret, number),
+                                            self.names[self.other])
             self.deferred.append((number, None if self.me == 0 else "masks"))
+
+    def _open_early(self) -> None:
+        """Seat 0 of an early game: its first six read from the reply's openings, before any
+        message of the hand (seat 1 opens them again in its final, which must agree)."""
+        if self.opens is None or self.first_hand != 1 or self.ready.get(1):
+            return
+        if self.me != 0 or not self.public.startswith(SEALED_EARLY_PREFIX) or len(self.opens) != 2 * HAND_CARDS:
+            raise self._fail("@'s reply opens no first hand of this game.")
+        dealer = self.dealer_of(1)
+        indices = self.opens[:HAND_CARDS] if dealer == 1 else self.opens[HAND_CARDS:]
+        hand = self.hands[1]
+        for position, index in zip(hand_positions(0, dealer), indices):
+            hand.read_own(position, index)
+        self._hand_ready(1)
 
     def work(self) -> bool:
         """Do one step of the waiting shuffles; True if there was one (call again until False)."""
@@ -299,6 +327,11 @@ class SealedGame:
         opens = message.get("open")
         if not isinstance(opens, list) or not all(isinstance(o, list) and len(o) == 2 for o in opens):
             raise self._fail("@'s openings are damaged.")
+        if self.ready.get(number):  # read from the reply: the same openings, or the reply lied
+            if not all(type(o[0]) is int for o in opens) or sorted(o[0] for o in opens) != positions \
+                    or not all(hand.is_own_index(position, index) for position, index in opens):
+                raise self._fail("@ opened your cards in this hand otherwise than in the reply.")
+            return
         for position, index in opens:
             if type(position) is not int or position not in positions or position in hand.read_cards:
                 raise self._fail("@ opened a card it may not open now.")
@@ -721,7 +754,7 @@ class SealedGame:
                 or self.final is not None or state.hand_number not in self.joints):
             return
         for number in sorted(self.joints):
-            if derive_seed(self.their_secret, number) != self.joints[number].split(":")[self.other]:
+            if own_seed(self.public, self.other, self.their_secret, number) != self.joints[number].split(":")[self.other]:
                 raise self._fail(f"@'s seed for hand {number} does not follow from its secret.")
         secrets = [self.secret, self.their_secret] if self.me == 0 else [self.their_secret, self.secret]
         game = new_game(seed=full_seed(self.public, secrets[0], secrets[1]), target=self.target,
@@ -741,7 +774,8 @@ class SealedGame:
                 "muggins": self.muggins, "public": self.public, "secret": self.secret,
                 "seals": list(self.seal_commitments), "done": [dict(a) for a in self.done],
                 "joints": [[k, self.joints[k]] for k in sorted(self.joints) if k < self.first_hand],
-                "first_hand": self.first_hand, "log": [list(entry) for entry in self.log]}
+                "first_hand": self.first_hand, "log": [list(entry) for entry in self.log],
+                "opens": self.opens}
 
 
 def from_dict(data: object) -> SealedGame:
@@ -751,12 +785,13 @@ def from_dict(data: object) -> SealedGame:
         raise SealError("This is not a sealed friend game kept on this device.")
     try:
         game = SealedGame(data["me"], data["names"], data["target"], data["muggins"], data["public"],
-                          data["secret"], data["seals"])
-        game.hands, game.deferred = {}, []
+                          data["secret"], data["seals"], data.get("opens"))
+        game.hands, game.deferred, game.ready, game.state = {}, [], {}, None
         game.done = [dict(a) for a in data["done"]]
         game.joints = {k: joint for k, joint in data["joints"]}
         game.first_hand = data["first_hand"]
         game._seal(game.first_hand)
+        game._open_early()
         for kind, _, item in data["log"]:
             if kind == "r":
                 game.receive(item)

@@ -110,7 +110,7 @@ async def make_invite():
     remember_name(request["name"])
     entry = {"id": made["id"], "seat": 0, "invite": made["invite"], "reply": None, "secret": made["secret"],
              "names": [request["name"].strip(), None], "target": target, "muggins": request["muggins"],
-             "game": None, "meta": None, "turn": "Waiting for the reply"}
+             "game": None, "meta": None, "turn": "Waiting for the reply", "seal_secret": made["seal_secret"]}
     friend_store.put(entry)
     S["pending"] = entry
     address = page_address() + INVITE_MARK + made["invite"]
@@ -269,7 +269,8 @@ async def accept():
     remember_name(request["name"])
     entry = {"id": made["id"], "seat": 1, "invite": invited["text"], "reply": made["reply"], "secret": made["secret"],
              "names": [found["name"], request["name"].strip()], "target": found["target"],
-             "muggins": found["muggins"], "game": None, "meta": None, "turn": "Waiting for the first move"}
+             "muggins": found["muggins"], "game": None, "meta": None, "turn": "Waiting for the first move",
+             "seal_secret": made["seal_secret"]}
     friend_store.put(entry)
     S["friend"] = dict(entry)
     LIVE_STATE["hello"] = (made["id"], made["hello"])  # sent as the connection opens (greet)

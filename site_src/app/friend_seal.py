@@ -126,11 +126,13 @@ async def work():
 
 
 async def prepare(entry):
-    """Before a live game begins: this side's seal secret, kept in its entry, and the heavy part
-    of its first hand worked out ahead in the worker (the inviter's shuffle while the invitation
-    waits for its reply, the friend's masks while the reply does)."""
+    """Before a live game begins: the heavy part of its first hand worked out ahead in the worker
+    (the inviter's shuffle while the invitation waits for its reply, the friend's masks while the
+    reply does), from this side's seal secret (the one its invitation commits to or its reply's
+    openings follow from, or else one drawn now), kept in its entry."""
     try:
-        secret = (await bridge.call("sealed_prepare", {"seat": entry["seat"]}))["seal_secret"]
+        secret = (await bridge.call("sealed_prepare", {"seat": entry["seat"],
+                                                       "seal_secret": entry.get("seal_secret")}))["seal_secret"]
     except bridge.EngineError:
         return  # begin or join draws the secret and works it out then
     friend = S["friend"]

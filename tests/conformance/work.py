@@ -474,16 +474,19 @@ def ristretto_item(index):
 def sealed_game(index):
     """A whole sealed friend game to 61 between two sides in one interpreter (engine/sealed_game.py):
     a digest of every message each side sent, the final scores and the finished game's code; then
-    a kept game taken up again, and a tampered opening refused with its words."""
+    a kept game taken up again, and a tampered opening refused with its words. An odd index's
+    inviter reads its first six from the reply's openings (seeds.reply_opens)."""
     from engine.sealed import SealError
     from engine.sealed_game import SealedGame, from_dict, public_seed
-    from engine.seeds import derive_seed
+    from engine.seeds import derive_seed, reply_opens
 
     seed = "conformance-sealed-" + str(index)
     own = [derive_seed(seed, "s0"), derive_seed(seed, "s1")]
     commits = [fairdeal.commitment(s) for s in own]
-    public = public_seed(derive_seed(seed, "a"), derive_seed(seed, "b"))
-    sides = [SealedGame(i, ["Ann", "Bob"], 61, index % 2 == 1, public, own[i], commits) for i in (0, 1)]
+    early = index % 2 == 1
+    public = public_seed(derive_seed(seed, "a"), derive_seed(seed, "b"), early)
+    opens = [reply_opens(own[1]) if early else None, None]
+    sides = [SealedGame(i, ["Ann", "Bob"], 61, index % 2 == 1, public, own[i], commits, opens[i]) for i in (0, 1)]
     draws = Draws("sealed|" + str(index))
     sent, queues, out = [[], []], [[], []], []
     for step in range(20000):
@@ -495,6 +498,7 @@ def sealed_game(index):
                 moved = True
         if step == 40:
             sides[1] = from_dict(json.loads(canonical_json(sides[1].to_dict())))
+            sides[0] = from_dict(json.loads(canonical_json(sides[0].to_dict())))
         for i in (0, 1):
             if queues[i]:
                 sides[i].receive(queues[i].pop(0))

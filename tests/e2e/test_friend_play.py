@@ -379,8 +379,9 @@ def test_a_whole_friend_game_live_reloaded_and_dropped_and_resumed(live_browser,
     bob.wait_for_function("['friend', 'discard'].includes(document.getElementById('game').dataset.await)")
     assert "Connected live to Bob" in ann.inner_text("#friend-connection")
     assert "Connected live to Ann" in bob.inner_text("#friend-connection")
-    # The cards slow to come (their openings held back), each table is shown first, face down.
-    assert ann.evaluate("window.__sealing") and bob.evaluate("window.__sealing")
+    # The friend's cards slow to come (their openings held back), his table is shown first, face
+    # down; the inviter's six came in the reply, so hers never is.
+    assert bob.evaluate("window.__sealing") and not ann.evaluate("window.__sealing")
     bob.click("#friend-phrases [data-phrase='Good luck!']")
     ann.wait_for_function("document.getElementById('friend-chat-log').textContent.includes('Good luck!')")
     last = [-1, -1]

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import fairdeal, friend, friend_sealed, share
+from engine import fairdeal, friend, friend_sealed, seeds, share
 from engine.fairdeal import Sfc32
 from engine.record import from_json
 from engine.seeds import derive_seed
@@ -13,29 +13,47 @@ from engine.seeds import derive_seed
 A, B = "a" * 32, "b" * 32
 
 
-def _texts():
-    invite = friend.make_invite("Ann", 61, False, A)
-    return invite, friend.make_reply(friend.read_invite(invite), "Bob", B)
+def _texts(seed=None):
+    """An invitation and its reply; given the ``seed`` of both sides' sealing secrets, a live
+    game's, the inviter's first six opened in the reply."""
+    if seed is None:
+        invite = friend.make_invite("Ann", 61, False, A)
+        return invite, friend.make_reply(friend.read_invite(invite), "Bob", B)
+    a, b = _secrets(seed)
+    invite = friend.make_invite("Ann", 61, False, a, "offer", derive_seed(seed, "s0"))
+    opens = seeds.reply_opens(derive_seed(seed, "s1"))
+    return invite, friend.make_reply(friend.read_invite(invite), "Bob", b, "answer", opens)
 
 
-def _begin(seed):
-    invite, reply = _texts()
-    ann = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": A,
+def _secrets(seed=None):
+    """The game secrets of ``_texts(seed)``: a live game's follow from its seed (and so its cut)."""
+    return (A, B) if seed is None else (derive_seed(seed, "a"), derive_seed(seed, "b"))
+
+
+def _begin(seed, early=False):
+    invite, reply = _texts(seed if early else None)
+    a, b = _secrets(seed if early else None)
+    ann = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": a,
                                "seal_secret": derive_seed(seed, "s0")})
     first = ann["send"].pop(0)
     assert friend_sealed.is_first_message(first) and not friend_sealed.is_first_message('{"t": "chat"}')
-    bob = friend_sealed.join({"invite": invite, "reply": reply, "secret": B, "message": first,
+    bob = friend_sealed.join({"invite": invite, "reply": reply, "secret": b, "message": first,
                               "seal_secret": derive_seed(seed, "s1")})
     return [ann, bob]
 
 
-def play(seed, drop=None, reload_at=None, duplicate=False):
+def play(seed, drop=None, reload_at=None, duplicate=False, early=False, discard_at_once=False):
     """Both pages by their calls, the messages carried as text. ``drop``: (first, last) steps
     during which messages are lost, then each side greets the other (a new connection);
     ``reload_at``: a step at which the worker forgets every game (a page opened again);
-    ``duplicate``: every message delivered twice. Returns the last answers and every
-    (side, hand, table reply) seen."""
-    pages = _begin(seed)
+    ``duplicate``: every message delivered twice; ``early``: the inviter's first six come in the
+    reply; ``discard_at_once``: the inviter discards before any of its messages has gone. Returns
+    the last answers and every (side, hand, table reply) seen."""
+    pages = _begin(seed, early)
+    if discard_at_once:
+        sent = pages[0]["send"]
+        pages[0] = friend_sealed.move({"game": pages[0]["game"], "action": pages[0]["table"]["view"]["legal_actions"][0]})
+        pages[0]["send"] = sent + pages[0]["send"]
     rng = Sfc32(derive_seed(seed, "moves"))
     queues, tables = [[], []], []
     down = False
@@ -270,3 +288,139 @@ def test_the_roots_travel_but_are_not_kept():
     assert any('"roots"' in text for text in bob["send"]) and '"roots"' not in bob["game"]
     ann = friend_sealed.receive({"game": ann["game"], "messages": bob["send"]})
     assert any('"roots"' in text for text in ann["send"]) and '"roots"' not in ann["game"]
+
+
+# --- the inviter's first six in the reply -------------------------------------------------------
+
+EARLY_SEEDS = ("early-0", "early-1", "early-2", "early-3")
+
+
+def _first_dealer(seed):
+    public = "sealed2:" + ":".join(_secrets(seed))
+    return fairdeal.cut_for_deal(seeds.cut_seed(public), 2).dealer
+
+
+def test_the_early_seeds_cover_both_first_dealers():
+    assert {_first_dealer(seed) for seed in EARLY_SEEDS} == {0, 1}
+
+
+@pytest.mark.parametrize("seed", EARLY_SEEDS)
+def test_a_live_game_shows_the_inviter_its_first_six_as_it_begins_and_replays_the_same(seed):
+    invite, reply = _texts(seed)
+    ann = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": _secrets(seed)[0],
+                               "seal_secret": derive_seed(seed, "s0")})
+    table = ann["table"]
+    assert table is not None and table["awaiting"] == "discard" and len(table["view"]["hand"]) == 6
+    pages, tables = play(seed, early=True)
+    ann_final, bob_final = (json.loads(p["final"]) for p in pages)
+    assert ann_final == bob_final and ann_final["seed"].startswith("sealed2:")
+    final = share.decode(share.encode(from_json(pages[0]["final"])))
+    deals = _real_deals(pages[0]["final"])
+    assert sorted(table["view"]["hand"]) == sorted(deals[1].hands[0])
+    for hand in final.history:
+        assert fairdeal.verify(hand["seed"], hand["commitment"])
+
+
+def test_a_live_game_with_its_first_six_in_the_reply_shows_no_card_of_the_other_hand():
+    for seed in EARLY_SEEDS[:2]:
+        pages, tables = play(seed, early=True)
+        deals = _real_deals(pages[0]["final"])
+        for seat, table in tables:
+            view = table["view"]
+            if view["phase"] in ("discard", "play") and view["hand_number"] == 1:
+                hidden = set(deals[1].hands[1 - seat]) - {c for _, c in view["laid"]}
+                cut = {c for e in table["events"] if e["type"] == "cut" for _, c in e["cuts"]}  # public
+                assert not hidden & ({int(c) for c in table["cards"]} - cut), (seed, seat)
+
+
+def test_the_reply_opens_the_inviters_six_of_the_hand_played_and_six_of_a_seed_never_used():
+    for seed in EARLY_SEEDS:
+        invite, reply = _texts(seed)
+        opens = friend.read_reply(reply, friend.read_invite(invite))["open"]
+        pages, _ = play(seed, early=True)
+        final = from_json(pages[0]["final"])
+        dealer = final.history[0]["dealer"]
+        inviter_deck = fairdeal.shuffled_deck(derive_seed(derive_seed(seed, "s0"), 1))
+        played, other = (opens[:6], opens[6:]) if dealer == 1 else (opens[6:], opens[:6])
+        assert sorted(inviter_deck[i] for i in played) == sorted(_real_deals(pages[0]["final"])[1].hands[0])
+        friend_seed = final.history[0]["seed"].split(":")[1]
+        friend_order = fairdeal.shuffled_deck(friend_seed)
+        friend_positions = range(6, 12) if dealer == 1 else range(0, 6)
+        assert [friend_order[j] for j in friend_positions] != other
+        unused = derive_seed(derive_seed(seed, "s1"), "1d" if dealer == 1 else 1)
+        block = slice(6, 12) if dealer == 1 else slice(0, 6)
+        assert unused != friend_seed and fairdeal.shuffled_deck(unused)[block] == other
+
+
+def _early_pair(seed, opens=None, seal=None):
+    a, b = _secrets(seed)
+    invite = friend.make_invite("Ann", 61, False, a, "offer", derive_seed(seed, "s0"))
+    reply = friend.make_reply(friend.read_invite(invite), "Bob", b, "answer",
+                              opens or seeds.reply_opens(derive_seed(seed, "s1")))
+    ann = friend_sealed.begin({"invite": invite, "reply": reply, "seat": 0, "secret": a,
+                               "seal_secret": seal or derive_seed(seed, "s0")})
+    return invite, reply, ann
+
+
+def test_a_friend_whose_game_opens_the_inviters_cards_otherwise_than_its_reply_is_refused():
+    seed = "early-0"
+    honest = seeds.reply_opens(derive_seed(seed, "s1"))
+    other = [i for i in range(52) if i not in honest]
+    lying = other[:6] + other[:6]  # another six, whichever seat deals
+    invite, reply, ann = _early_pair(seed, opens=lying)
+    with pytest.raises(friend.FriendError, match="not begun on this device"):
+        friend_sealed.join({"invite": invite, "reply": reply, "secret": _secrets(seed)[1], "message": ann["send"][0],
+                            "seal_secret": derive_seed(seed, "s1")})
+    sent = list(ann["send"])
+    while ann["work"]:
+        ann = friend_sealed.work({"game": ann["game"]})
+        sent += ann["send"]
+    bob = friend_sealed.join({"invite": invite, "reply": _texts(seed)[1], "secret": _secrets(seed)[1],
+                              "messages": sent, "seal_secret": derive_seed(seed, "s1")})
+    assert any('"s":"final"' in text for text in bob["send"])
+    with pytest.raises(friend.FriendError, match="otherwise than in the reply"):
+        for text in bob["send"]:
+            ann = friend_sealed.receive({"game": ann["game"], "message": text})
+
+
+def test_an_inviter_whose_first_message_is_not_the_invitations_commitment_is_refused():
+    seed = "early-1"
+    invite, reply, ann = _early_pair(seed)
+    other = friend_sealed.begin({"invite": _texts(seed)[0], "reply": reply, "seat": 0, "secret": _secrets(seed)[0],
+                                 "seal_secret": derive_seed(seed, "s0")})
+    assert other["send"][0] == ann["send"][0]
+    with pytest.raises(friend.FriendError, match="not begun on this device"):
+        _early_pair(seed, seal="c" * 32)
+    first = json.loads(ann["send"][0])
+    first["m"]["seal"] = fairdeal.commitment("c" * 32)
+    with pytest.raises(friend.FriendError, match="not the one in the invitation"):
+        friend_sealed.join({"invite": invite, "reply": reply, "secret": _secrets(seed)[1], "message": json.dumps(first),
+                            "seal_secret": derive_seed(seed, "s1")})
+
+
+def test_the_inviter_may_discard_before_its_first_messages_have_gone():
+    pages, _ = play("early-3", early=True, discard_at_once=True)
+    assert json.loads(pages[0]["final"]) == json.loads(pages[1]["final"])
+
+
+def test_a_game_with_its_first_six_in_the_reply_is_taken_up_again_from_its_text():
+    pages, _ = play("early-2", early=True, reload_at=40)
+    assert json.loads(pages[0]["final"]) == json.loads(pages[1]["final"])
+
+
+@pytest.mark.parametrize("opens", [[["x", 0]] * 6, [[0, "y"]] * 6, [], [[6, 0]] * 6])
+def test_a_damaged_final_after_the_reply_opened_the_first_six_gets_a_sentence(opens):
+    seed = "early-0"
+    invite, reply, ann = _early_pair(seed)
+    sent = list(ann["send"])
+    while ann["work"]:
+        ann = friend_sealed.work({"game": ann["game"]})
+        sent += ann["send"]
+    bob = friend_sealed.join({"invite": invite, "reply": reply, "secret": _secrets(seed)[1],
+                              "messages": sent, "seal_secret": derive_seed(seed, "s1")})
+    texts = [json.loads(text) for text in bob["send"]]
+    for message in texts:
+        if message["m"].get("s") == "final":
+            message["m"]["open"] = opens
+    with pytest.raises(friend.FriendError, match="otherwise than in the reply"):
+        friend_sealed.receive({"game": ann["game"], "messages": [json.dumps(m) for m in texts]})
