@@ -188,8 +188,10 @@ async def take_reply(text, entry=None):
         answer = await ahead
         if await link.wait_open(OPEN_WAIT):
             q("friend-sent-status").textContent = SEALING
-            show_sealed(friend_seal.begin(answer))
-            bridge.launch(friend_seal.preview_later(show_sealed))  # the deal face down, if the cards are slow
+            table = friend_seal.begin(answer)
+            show_sealed(table)
+            if table is None:  # the reply opened no first six: the deal face down, if the cards are slow
+                bridge.launch(friend_seal.preview_later(show_sealed))
             return True
         S["friend"]["seal"] = False  # by link: the deal from both secrets, as before
     reply = await bridge.call("friend_begin", parts())
