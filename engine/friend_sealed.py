@@ -41,7 +41,8 @@ from engine.compat import canonical_json
 from engine.game import IllegalActionError
 from engine.narration import Seating, card_info, event_cards, view_cards
 from engine.sealed import SealError
-from engine.sealed_game import SealedGame, from_dict, hand_positions, public_seed, without_roots
+from engine.sealed_exchange import hand_positions
+from engine.sealed_game import SealedGame, from_dict, public_seed, without_roots
 from engine.seeds import INVITER_DEALS, derive_seed
 
 FORMAT = "cribbage-sealed-friend-2"
