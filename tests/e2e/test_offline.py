@@ -56,22 +56,27 @@ def precache(site) -> list[str]:
     return json.loads(re.search(r"const PRECACHE = (\[.*?\]);", text, re.S).group(1))
 
 
-def cache_state(page) -> dict:
-    """The site's caches and how many entries the newest holds, as the page sees them."""
-    return page.evaluate("""async () => {
+def cache_state(page, name: str = "") -> dict:
+    """The site's caches, how many entries the named one holds, as the page sees them.
+
+    Only the named cache is opened: caches.open() makes a cache it does not find, so opening
+    every listed name would bring back an old build's cache the service worker had just deleted.
+    """
+    script = """async (wanted) => {
         const names = (await caches.keys()).filter(name => name.startsWith("cribbage-"));
         const sizes = {};
-        for (const name of names) sizes[name] = (await (await caches.open(name)).keys()).length;
+        if (names.includes(wanted)) sizes[wanted] = (await (await caches.open(wanted)).keys()).length;
         const registration = await navigator.serviceWorker.getRegistration();
         return {names, sizes, active: registration && registration.active ? registration.active.state : null,
                 controlled: navigator.serviceWorker.controller !== null};
-    }""")
+    }"""
+    return page.evaluate(script, name)
 
 
 def wait_for_cache(page, name: str, entries: int) -> dict:
     deadline = time.monotonic() + CACHE_TIMEOUT_S
     while True:
-        state = cache_state(page)
+        state = cache_state(page, name)
         if state["sizes"].get(name) == entries and state["active"] == "activated" and len(state["names"]) == 1:
             return state
         assert time.monotonic() < deadline, f"the service worker did not fill {name}: {state}"
