@@ -163,6 +163,20 @@ def test_pyscript_imports_its_package_only_in_workers(built_site):
     assert json.dumps(runtime.PYSCRIPT_EARLY_IMPORT) not in text
 
 
+def test_the_runtime_every_page_starts_with_is_compiled_as_it_downloads(built_site):
+    """PyScript's core chunk and MicroPython's module begin with V8's compile hint, once; the
+    chunks only some pages load (the code editor's) do not."""
+    folder = built_site / "runtime"
+    hinted = [*folder.glob("pyscript/core-*.js"), folder / "micropython" / "micropython.mjs"]
+    assert len(hinted) == 2
+    for path in hinted:
+        data = path.read_bytes()
+        assert data.startswith(runtime.EAGER_COMPILE_HINT), path.name
+        assert data.count(runtime.EAGER_COMPILE_HINT.strip()) == 1, path.name
+    for path in folder.glob("pyscript/codemirror*.js"):
+        assert not path.read_bytes().startswith(runtime.EAGER_COMPILE_HINT), path.name
+
+
 def test_a_pyscript_that_bootstraps_otherwise_stops_the_build(tmp_path):
     package, out = tmp_path / "dist", tmp_path / "runtime"
     package.mkdir()
@@ -171,14 +185,14 @@ def test_a_pyscript_that_bootstraps_otherwise_stops_the_build(tmp_path):
     for text in ("const lines = [];", f"a.push({early}); b.push({early});"):
         (package / "core-AbCd1234.js").write_text(text, encoding="utf-8")
         with pytest.raises(BuildError, match="does not import PyScript's package as this build expects"):
-            runtime.defer_pyscript_package(package, out)
+            runtime.write_core_chunk(package, out)
     (package / "core-AbCd1234.js").write_text(f"x.push({early});", encoding="utf-8")
     (package / "core.js").write_text('export * from "./core-AbCd1234.js";', encoding="utf-8")
-    assert runtime.defer_pyscript_package(package, out) == Path("core-AbCd1234.js")
+    assert runtime.write_core_chunk(package, out) == Path("core-AbCd1234.js")
     written = out / "core-AbCd1234.js"
-    assert written.read_text(encoding="utf-8") == f"x.push({json.dumps(runtime.PYSCRIPT_DEFERRED_IMPORT)});"
+    assert written.read_bytes() == runtime.EAGER_COMPILE_HINT + f"x.push({json.dumps(runtime.PYSCRIPT_DEFERRED_IMPORT)});".encode()
     stamp = written.stat().st_mtime_ns
-    runtime.defer_pyscript_package(package, out)  # a build over an unchanged copy leaves it alone
+    runtime.write_core_chunk(package, out)  # a build over an unchanged copy leaves it alone
     assert written.stat().st_mtime_ns == stamp
 
 
