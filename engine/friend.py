@@ -98,7 +98,7 @@ def seal_digest(commit: str) -> str:
     >>> seal_digest("00" * 32) == "A" * 32
     True
     """
-    return b2a_base64(unhexlify(commit)[:SEAL_DIGEST_BYTES]).decode("ascii").strip().replace("+", "-").replace("/", "_")
+    return _b64url(unhexlify(commit)[:SEAL_DIGEST_BYTES])
 
 
 def game_id(commit: str) -> str:
@@ -131,9 +131,14 @@ def _same_name(one: str, other: str) -> bool:
     return lower(one) == lower(other)
 
 
+def _b64url(data: bytes) -> str:
+    """``data`` in base64url, without padding."""
+    text = b2a_base64(data).decode("ascii").strip()
+    return text.replace("+", "-").replace("/", "_").rstrip("=")
+
+
 def _pack(prefix: str, fields: dict) -> str:
-    text = b2a_base64(canonical_json(fields).encode("utf-8")).decode("ascii").strip()
-    return prefix + text.replace("+", "-").replace("/", "_").rstrip("=")
+    return prefix + _b64url(canonical_json(fields).encode("utf-8"))
 
 
 def _unpack(prefix: str, text: object, what: str, keys: tuple, optional: str) -> dict:
@@ -198,9 +203,9 @@ def read_invite(text: object) -> dict:
         data["commit"] = fairdeal.parse_commitment(data["commit"])
     except (ValueError, TypeError):
         raise FriendError("This invitation's commitment is damaged.") from None
-    seal = data.get(SEAL_KEY, "")
-    if seal != "" and (data["signal"] is None or not isinstance(seal, str) or len(seal) != 4 * SEAL_DIGEST_BYTES // 3
-                       or any(ch not in _B64_ALPHABET for ch in seal)):
+    seal = data.get(SEAL_KEY)
+    if SEAL_KEY in data and (data["signal"] is None or not isinstance(seal, str) or len(seal) != 4 * SEAL_DIGEST_BYTES // 3
+                             or any(ch not in _B64_ALPHABET for ch in seal)):
         raise FriendError("This invitation's commitment to its sealed deck is damaged.")
     data["id"] = game_id(data["commit"])
     return data

@@ -252,10 +252,13 @@ def join(request: dict) -> dict:
     except (TypeError, ValueError, KeyError, IndexError):
         raise FriendError("The first message of a sealed game lacks the inviter's secret.") from None
     seal = friend.read_invite(request.get("invite")).get(friend.SEAL_KEY)
-    if seal is not None and not (isinstance(commit, str) and len(commit) == 64
-                                 and all(ch in "0123456789abcdef" for ch in commit)
-                                 and friend.seal_digest(commit) == seal):
-        raise FriendError("The inviter's commitment to its sealed deck is not the one in the invitation.")
+    if seal is not None:
+        try:
+            matches = friend.seal_digest(fairdeal.parse_commitment(commit)) == seal
+        except (ValueError, TypeError):  # no commitment (binascii's errors are ValueErrors)
+            matches = False
+        if not matches:
+            raise FriendError("The inviter's commitment to its sealed deck is not the one in the invitation.")
     answer = begin(dict(request, seat=1, inviter_secret=inviter))
     taken = receive({"game": answer["game"], "messages": texts})
     taken["send"] = answer["send"] + taken["send"]

@@ -299,10 +299,6 @@ def test_the_narration_names_the_friend_and_calls_this_seat_you():
     assert Seating.of(state).says(0, "lay") == "Ann lays"  # pass and play: both by name
 
 
-def _packed(prefix, fields):
-    return friend._pack(prefix, fields)
-
-
 def test_a_live_invitation_commits_to_its_sealed_deck_and_the_reply_opens_the_inviters_first_six():
     made = call("friend_invite", name="Ann", target=61, muggins=False, signal="o1.offer")
     found = friend.read_invite(made["invite"])
@@ -317,15 +313,15 @@ def test_a_live_invitation_commits_to_its_sealed_deck_and_the_reply_opens_the_in
     assert no_answer["seal_secret"] is None and "open" not in friend.read_reply(no_answer["reply"], found)
 
 
-@pytest.mark.parametrize("seal", ["A" * 31, "A" * 33, "A" * 31 + "=", 7, None])
+@pytest.mark.parametrize("seal", ["A" * 31, "A" * 33, "A" * 31 + "=", "", 7, None])
 def test_a_damaged_commitment_to_the_sealed_deck_gets_a_sentence(seal):
     fields = {"v": 1, "name": "Ann", "target": 61, "muggins": False, "commit": "ab" * 32, "signal": "o1.x",
               "seal": seal}
     with pytest.raises(friend.FriendError, match="sealed deck is damaged"):
-        friend.read_invite(_packed(friend.INVITE_PREFIX, fields))
+        friend.read_invite(friend._pack(friend.INVITE_PREFIX, fields))
     fields.update(seal="A" * 32, signal=None)  # a commitment to a sealed deck with no live offer
     with pytest.raises(friend.FriendError, match="sealed deck is damaged"):
-        friend.read_invite(_packed(friend.INVITE_PREFIX, fields))
+        friend.read_invite(friend._pack(friend.INVITE_PREFIX, fields))
 
 
 @pytest.mark.parametrize("opens", [list(range(11)), list(range(13)), [0] * 12, list(range(6)) + [52] + list(range(5)),
@@ -334,11 +330,11 @@ def test_damaged_openings_in_a_reply_get_a_sentence(opens):
     invite = friend.read_invite(call("friend_invite", name="Ann", target=61, muggins=False, signal="o1.x")["invite"])
     fields = {"v": 1, "id": invite["id"], "name": "Bob", "secret": "b" * 32, "signal": "a1.y", "open": opens}
     with pytest.raises(friend.FriendError, match="openings of the first hand are damaged"):
-        friend.read_reply(_packed(friend.REPLY_PREFIX, fields), invite)
+        friend.read_reply(friend._pack(friend.REPLY_PREFIX, fields), invite)
 
 
 def test_openings_to_an_invitation_without_a_sealed_deck_are_refused():
     invite = friend.read_invite(call("friend_invite", name="Ann", target=61, muggins=False, signal=None)["invite"])
     fields = {"v": 1, "id": invite["id"], "name": "Bob", "secret": "b" * 32, "signal": "a1.y", "open": list(range(12))}
     with pytest.raises(friend.FriendError, match="openings of the first hand are damaged"):
-        friend.read_reply(_packed(friend.REPLY_PREFIX, fields), invite)
+        friend.read_reply(friend._pack(friend.REPLY_PREFIX, fields), invite)
