@@ -3,9 +3,9 @@ main thread, taken from MicroPython's own js and jsffi modules.
 
 PyScript's package (``pyscript``) gives the same objects on the main thread (its ``window`` is
 the js module itself, its ``document`` is js.document, its ``ffi.create_proxy`` calls
-jsffi.create_proxy), but importing it runs the whole package: every page module imports these
-from here instead, so that a page never pays for it (site_src/builder/runtime.py has PyScript
-leave the import to whoever asks for it).
+jsffi.create_proxy), but every page module imports these from here instead: the build's copy of
+PyScript does not write its package on the main thread at all (site_src/builder/runtime.py,
+write_core_chunk), so that no page pays for writing, compiling and running it.
 
 Runs in MicroPython on the main thread (keep to the subset).
 """

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -123,13 +122,18 @@ def check_runtime_imports(folder: Path) -> None:
                                  "leaves out of the build")
 
 
-PYSCRIPT_EARLY_IMPORT = "import pyscript as _pyscript"
-"""The line of PyScript's bootstrap (@pyscript/core's src/stdlib.js) that imports its own Python
-package before a page's script runs, in the main thread as in workers."""
+BOOTSTRAP_MAKER_RE = re.compile(r'(?P<maker>[\w$]+)=\((?P<hooks>[\w$]+),(?P<kind>[\w$]+)\)=>'
+                                r'\{const (?P<code>[\w$]+)="mpy"===(?P=kind)\?')
+"""Where PyScript's core chunk (from @pyscript/core's src/core.js) makes the Python it runs before
+every script: its bootstrap (src/stdlib.js), which writes PyScript's own Python package into
+the interpreter's file system (about 30 KB of source: display, fetch, storage, websockets,
+events, workers) and imports it. Made once for the main thread's hooks and once for workers'."""
 
-PYSCRIPT_DEFERRED_IMPORT = "_pyscript = None if hasattr(__import__('js'), 'document') else __import__('pyscript')"
-"""The same in a worker (no document there); on the main thread, nothing: the package is imported
-by the first module that asks for it."""
+MAIN_HOOKS_RE = re.compile(r"main:\{\.\.\.(?P<maker>[\w$]+)\((?P<hooks>[\w$]+),(?P<kind>[\w$]+)\),")
+"""The main thread's hooks taking that bootstrap."""
+
+ON_MAIN_THREAD = "onMainThread$"
+"""The bootstrap maker's added parameter: true for the main thread's hooks, which then get none."""
 
 
 def is_core_chunk(package: str, path: Path) -> bool:
@@ -137,29 +141,42 @@ def is_core_chunk(package: str, path: Path) -> bool:
     return package == "pyscript" and path.name != "core.js" and chunk_name(path.name) == "core.js"
 
 
-def write_core_chunk(package: Path, runtime: Path) -> Path:
-    """Write runtime/pyscript's core chunk (from ``package``, PyScript's dist/) with its bootstrap's
-    import of the ``pyscript`` package left to whoever asks for it on the main thread, and with
-    EAGER_COMPILE_HINT (every page runs most of it as it starts).
+def without_main_thread_bootstrap(text: str, name: str = "the core chunk") -> str:
+    """PyScript's core chunk with no bootstrap run before the main thread's scripts; workers'
+    unchanged. Raises BuildError if the chunk does not make it as this build expects."""
+    makers = list(BOOTSTRAP_MAKER_RE.finditer(text))
+    mains = list(MAIN_HOOKS_RE.finditer(text))
+    if len(makers) != 1 or len(mains) != 1 or mains[0]["maker"] != makers[0]["maker"]:
+        raise BuildError(f"{name} does not bootstrap PyScript's package as this build expects "
+                         f"({len(makers)} bootstrap makers, {len(mains)} main-thread hooks): check "
+                         "write_core_chunk against the installed @pyscript/core")
+    maker, main = makers[0], mains[0]
+    text = (text[:maker.start()]
+            + f'{maker["maker"]}=({maker["hooks"]},{maker["kind"]},{ON_MAIN_THREAD})=>'
+            + f'{{const {maker["code"]}={ON_MAIN_THREAD}?"":"mpy"==={maker["kind"]}?'
+            + text[maker.end():])
+    main = next(MAIN_HOOKS_RE.finditer(text))  # moved by the edit above when it came after it
+    return (text[:main.start()] + f'main:{{...{main["maker"]}({main["hooks"]},{main["kind"]},!0),'
+            + text[main.end():])
 
-    Running that package (about 60 KB of Python: display, fetch, storage, websockets, events,
-    workers...) costs a page about 30 ms of its main thread before the page's own script starts,
-    and no page uses it: the pages' modules take ``document``, ``window`` and ``create_proxy``
-    from site_src/app/dom.py, which are the objects PyScript's package gives on the main thread.
-    Workers (the bot lab's) import it at once, as PyScript does. The build stops if the chunk does
-    not hold that import exactly once (a PyScript version that bootstraps differently). Written
-    only when it differs; returns its path under ``runtime``."""
+
+def write_core_chunk(package: Path, runtime: Path) -> Path:
+    """Write runtime/pyscript's core chunk (from ``package``, PyScript's dist/) without the
+    bootstrap PyScript runs before the main thread's scripts (``without_main_thread_bootstrap``),
+    and with EAGER_COMPILE_HINT (every page runs most of it as it starts).
+
+    That bootstrap is Python that MicroPython must compile and run before a page's script starts:
+    it writes PyScript's package, file by file, and imports it. It cost the calculator's cold load
+    about 30 ms of its main thread, and no page uses the package: the pages' modules take
+    ``document``, ``window`` and ``create_proxy`` from site_src/app/dom.py, which are the objects
+    PyScript's package gives on the main thread (a build test checks that no page module imports
+    it). Workers (the bot lab's) run PyScript's bootstrap as it is. Written only when it
+    differs; returns its path under ``runtime``."""
     chunks = [path for path in package.glob("core-*.js") if is_core_chunk("pyscript", path)]
     if len(chunks) != 1:
         raise BuildError(f"{package}: expected one core-*.js chunk, found {len(chunks)}")
-    text = chunks[0].read_text(encoding="utf-8")
-    early = json.dumps(PYSCRIPT_EARLY_IMPORT)
-    if text.count(early) != 1:
-        raise BuildError(f"{chunks[0].name} does not import PyScript's package as this build expects "
-                         f"({early} found {text.count(early)} times): check write_core_chunk "
-                         "against the installed @pyscript/core")
-    patched = text.replace(early, json.dumps(PYSCRIPT_DEFERRED_IMPORT)).encode("utf-8")
-    write_if_changed(runtime / chunks[0].name, with_compile_hint(patched))
+    text = without_main_thread_bootstrap(chunks[0].read_text(encoding="utf-8"), chunks[0].name)
+    write_if_changed(runtime / chunks[0].name, with_compile_hint(text.encode("utf-8")))
     return Path(chunks[0].name)
 
 

@@ -146,21 +146,27 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
 
 
 def test_no_page_module_imports_pyscripts_package():
-    """The pages' modules take document, window and create_proxy from dom.py, so no page runs
-    PyScript's own package (its bootstrap leaves that import to whoever asks, on the main thread)."""
+    """The pages' modules take document, window and create_proxy from dom.py: PyScript's own
+    package is not there to import on the main thread (runtime.write_core_chunk leaves out the
+    bootstrap that writes it)."""
     importing = re.compile(r"^\s*(?:from|import)\s+pyscript\b", re.M)
     sources = browser_python.ui_sources()
     assert "dom" in sources
     assert not [name for name, source in sources.items() if importing.search(source)]
 
 
-def test_pyscript_imports_its_package_only_in_workers(built_site):
-    """The vendored core chunk bootstraps with the deferred import, never the early one."""
+def test_pyscript_bootstraps_its_package_only_in_workers(built_site):
+    """The vendored core chunk gives the main thread's scripts no bootstrap (PyScript's package is
+    neither written nor imported there); workers keep PyScript's own, which imports it."""
     chunks = [path for path in (built_site / "runtime" / "pyscript").glob("core-*.js")]
     assert len(chunks) == 1
     text = chunks[0].read_text(encoding="utf-8")
-    assert json.dumps(runtime.PYSCRIPT_DEFERRED_IMPORT) in text
-    assert json.dumps(runtime.PYSCRIPT_EARLY_IMPORT) not in text
+    maker = runtime.BOOTSTRAP_MAKER_RE.search(text)
+    assert maker is None, "the bootstrap maker is left as PyScript wrote it"
+    assert text.count(f"{runtime.ON_MAIN_THREAD})=>{{const ") == 1
+    assert text.count(f'{runtime.ON_MAIN_THREAD}?"":"mpy"===') == 1
+    assert re.search(r"main:\{\.\.\.[\w$]+\([\w$]+,[\w$]+,!0\),", text)
+    assert "import pyscript as _pyscript" in text  # still in the workers' bootstrap
 
 
 def test_the_runtime_every_page_starts_with_is_compiled_as_it_downloads(built_site):
@@ -177,20 +183,39 @@ def test_the_runtime_every_page_starts_with_is_compiled_as_it_downloads(built_si
         assert not path.read_bytes().startswith(runtime.EAGER_COMPILE_HINT), path.name
 
 
+PYSCRIPT_CORE_SAMPLE = ('Bo=(e,t)=>{const n="mpy"===t?Ao.replace(bo,""):Ao,r={};return r},'
+                        'l={main:{...Bo(vo,e),async onReady(){}},worker:{...Bo(Eo,e)}};')
+"""The two places of PyScript's core chunk (0.7, minified) that write_core_chunk changes."""
+
+
+def test_the_main_threads_bootstrap_is_left_out_and_workers_keep_theirs():
+    text = runtime.without_main_thread_bootstrap(PYSCRIPT_CORE_SAMPLE)
+    assert text == ('Bo=(e,t,onMainThread$)=>{const n=onMainThread$?"":"mpy"===t?Ao.replace(bo,""):Ao,r={};return r},'
+                    'l={main:{...Bo(vo,e,!0),async onReady(){}},worker:{...Bo(Eo,e)}};')
+    # The same with the hooks before the maker, and other minified names.
+    swapped = 'x$={main:{...q$(a,b),y:1},worker:{...q$(c,b)}};q$=(f,g)=>{const h="mpy"===g?Z:W};'
+    assert runtime.without_main_thread_bootstrap(swapped) == (
+        'x$={main:{...q$(a,b,!0),y:1},worker:{...q$(c,b)}};'
+        'q$=(f,g,onMainThread$)=>{const h=onMainThread$?"":"mpy"===g?Z:W};')
+
+
 def test_a_pyscript_that_bootstraps_otherwise_stops_the_build(tmp_path):
     package, out = tmp_path / "dist", tmp_path / "runtime"
     package.mkdir()
     out.mkdir()
-    early = json.dumps(runtime.PYSCRIPT_EARLY_IMPORT)
-    for text in ("const lines = [];", f"a.push({early}); b.push({early});"):
+    for text in ("const lines = [];",
+                 PYSCRIPT_CORE_SAMPLE + PYSCRIPT_CORE_SAMPLE,  # twice
+                 PYSCRIPT_CORE_SAMPLE.replace("main:{...Bo(vo,e)", "main:{...Xo(vo,e)"),  # another maker
+                 PYSCRIPT_CORE_SAMPLE.replace('"mpy"===t', '"py"===t')):
         (package / "core-AbCd1234.js").write_text(text, encoding="utf-8")
-        with pytest.raises(BuildError, match="does not import PyScript's package as this build expects"):
+        with pytest.raises(BuildError, match="does not bootstrap PyScript's package as this build expects"):
             runtime.write_core_chunk(package, out)
-    (package / "core-AbCd1234.js").write_text(f"x.push({early});", encoding="utf-8")
+    (package / "core-AbCd1234.js").write_text(PYSCRIPT_CORE_SAMPLE, encoding="utf-8")
     (package / "core.js").write_text('export * from "./core-AbCd1234.js";', encoding="utf-8")
     assert runtime.write_core_chunk(package, out) == Path("core-AbCd1234.js")
     written = out / "core-AbCd1234.js"
-    assert written.read_bytes() == runtime.EAGER_COMPILE_HINT + f"x.push({json.dumps(runtime.PYSCRIPT_DEFERRED_IMPORT)});".encode()
+    expected = runtime.without_main_thread_bootstrap(PYSCRIPT_CORE_SAMPLE)
+    assert written.read_bytes() == runtime.EAGER_COMPILE_HINT + expected.encode()
     stamp = written.stat().st_mtime_ns
     runtime.write_core_chunk(package, out)  # a build over an unchanged copy leaves it alone
     assert written.stat().st_mtime_ns == stamp

@@ -9,7 +9,7 @@ import pack
 pack.mount("calculator.pack")  # its config (app/calculator.json) is the calculator's, whose pack holds bridge
 
 import bridge  # noqa: E402
-from pyscript import document  # noqa: E402
+from dom import document  # noqa: E402
 
 
 def show(value):

@@ -8,13 +8,13 @@ what ``wait_open`` gave the inviter after applying the answer, and the state the
 """
 
 import js
-from pyscript import document
 
 import pack
 
 pack.mount("game.pack")  # its config (app/game.json) is the game page's, whose pack holds peer_link
 
 import bridge  # noqa: E402
+from dom import document  # noqa: E402
 import peer_link  # noqa: E402
 
 HUGE = peer_link.MAX_MESSAGE + 1
