@@ -150,14 +150,10 @@ def without_main_thread_bootstrap(text: str, name: str = "the core chunk") -> st
         raise BuildError(f"{name} does not bootstrap PyScript's package as this build expects "
                          f"({len(makers)} bootstrap makers, {len(mains)} main-thread hooks): check "
                          "write_core_chunk against the installed @pyscript/core")
-    maker, main = makers[0], mains[0]
-    text = (text[:maker.start()]
-            + f'{maker["maker"]}=({maker["hooks"]},{maker["kind"]},{ON_MAIN_THREAD})=>'
-            + f'{{const {maker["code"]}={ON_MAIN_THREAD}?"":"mpy"==={maker["kind"]}?'
-            + text[maker.end():])
-    main = next(MAIN_HOOKS_RE.finditer(text))  # moved by the edit above when it came after it
-    return (text[:main.start()] + f'main:{{...{main["maker"]}({main["hooks"]},{main["kind"]},!0),'
-            + text[main.end():])
+    text = BOOTSTRAP_MAKER_RE.sub(
+        lambda m: (f'{m["maker"]}=({m["hooks"]},{m["kind"]},{ON_MAIN_THREAD})=>'
+                   f'{{const {m["code"]}={ON_MAIN_THREAD}?"":"mpy"==={m["kind"]}?'), text)
+    return MAIN_HOOKS_RE.sub(lambda m: f'main:{{...{m["maker"]}({m["hooks"]},{m["kind"]},!0),', text)
 
 
 def write_core_chunk(package: Path, runtime: Path) -> Path:
