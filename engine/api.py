@@ -532,13 +532,15 @@ def stats_record(request: dict) -> dict:
 
 WARM_UP_MODULES = {
     "game": ("engine.host", "engine.analysis", "engine.players", "engine.stats", "engine.friend_host"),
-    "calculator": ("engine.analysis",),
+    "calculator": (),
     "verifier": ("engine.fairdeal",),
     "replay": ("engine.replay", "engine.share"),
 }
-"""What each page's calls import (the game and its opponents, the calculator's analysis, the
-verifier's deal, the replay's codes); a request naming no page warms them all. A sealed friend
-game's modules are imported by ``sealed_prepare``, before the game begins."""
+"""What each page's calls import (the game and its opponents, the verifier's deal, the replay's
+codes); a request naming no page warms them all. The calculator's first call, a link's count, needs
+only the scoring its worker imports as it starts: its discard ranking imports ``engine.analysis``
+at its own first call, rather than before the count. A sealed friend game's modules are imported
+by ``sealed_prepare``, before the game begins."""
 
 WARM_UP_TABLES = ("replay",)
 """The pages whose first calls count show totals (the replay's check of the computer's moves):

@@ -177,19 +177,15 @@ class Picker:
         self.on_change = on_change
         self.live = document.getElementById(live_id) if live_id else None
         self.full_note = document.getElementById(grid_id + "-full")  # a refused pick, shown
-        self.buttons = elements(self.grid, "button[data-card]")
-        self.names = [button.getAttribute("data-card") for button in self.buttons]
-        self.index = {}
+        # The grid's cards in order, read at once from the grid (the template writes them there
+        # too): a page starts without a call into the page for each of its 52 buttons. A button
+        # and its names are read when first needed (``button``, ``face``).
+        self.names = str(self.grid.getAttribute("data-cards")).split()
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.found = self.grid.querySelectorAll("button[data-card]")
+        self.buttons = {}
         self.faces = {}
-        for i, button in enumerate(self.buttons):
-            name = self.names[i]
-            self.index[name] = i
-            self.faces[name] = {
-                "name": name,
-                "pretty": button.getAttribute("data-pretty"),
-                "spoken": button.getAttribute("data-spoken"),
-                "suit": button.getAttribute("data-suit"),
-            }
+        self.shown_used = set()  # the cards drawn greyed out (the template draws none)
         self.slots = elements(self.slot_box, "button.slot")
         for i, slot in enumerate(self.slots):
             slot.setAttribute("data-slot", str(i))
@@ -210,9 +206,25 @@ class Picker:
         """How many slots hold a card."""
         return len([c for c in self.cards if c is not None])
 
+    def button(self, i):
+        """The grid's ``i``-th card button."""
+        found = self.buttons.get(i)
+        if found is None:
+            found = self.buttons[i] = self.found.item(i)
+        return found
+
     def face(self, name):
-        """Display data for a card name (from the picker's own buttons)."""
-        return self.faces[name]
+        """Display data for a card name (from the picker's own button)."""
+        face = self.faces.get(name)
+        if face is None:
+            button = self.button(self.index[name])
+            face = self.faces[name] = {
+                "name": name,
+                "pretty": button.getAttribute("data-pretty"),
+                "spoken": button.getAttribute("data-spoken"),
+                "suit": button.getAttribute("data-suit"),
+            }
+        return face
 
     def set_cards(self, names, notify=True):
         """Put these card names in the slots in order (fewer leaves the rest empty)."""
@@ -283,10 +295,12 @@ class Picker:
         if None in self.cards:
             self.show_full("")  # a slot is free again: the refusal no longer holds
         used = set(c for c in self.cards if c is not None)
-        for i, button in enumerate(self.buttons):
-            is_used = self.names[i] in used
+        for name in self.shown_used ^ used:  # only the cards whose state changed
+            is_used = name in used
+            button = self.button(self.index[name])
             button.setAttribute("aria-disabled", "true" if is_used else "false")
             button.classList.toggle("is-used", is_used)
+        self.shown_used = used
         for i, slot in enumerate(self.slots):
             name = self.cards[i]
             label = self.slot_label(i)
@@ -329,7 +343,7 @@ class Picker:
         if key in MOVES:
             step = MOVES[key]
             target = i + step
-            if target < 0 or target >= len(self.buttons):
+            if target < 0 or target >= len(self.names):
                 target = i
         elif key == "Home":
             target = i - i % 13
@@ -343,11 +357,11 @@ class Picker:
     def _move_focus(self, target, focus=True):
         """Roving tab stop: only one card of the grid is in the tab order."""
         if target != self.focus_index:
-            self.buttons[self.focus_index].setAttribute("tabindex", "-1")
-            self.buttons[target].setAttribute("tabindex", "0")
+            self.button(self.focus_index).setAttribute("tabindex", "-1")
+            self.button(target).setAttribute("tabindex", "0")
             self.focus_index = target
         if focus:
-            self.buttons[target].focus()
+            self.button(target).focus()
 
     def _slot_click(self, event):
         slot = event.target.closest("button.slot")

@@ -168,3 +168,31 @@ def test_the_game_pages_board_follows_its_table_in_the_page(built_site, site_pag
     html = output(built_site, game).read_text(encoding="utf-8")
     felt, board, side = html.index('id="felt"'), html.index('id="board"'), html.index('class="game-side"')
     assert felt < board < side
+
+
+def test_each_card_picker_lists_its_buttons_cards_in_their_order(built_site):
+    """cardview.Picker reads a picker's cards from its data-cards and draws only the cards whose
+    state changes, so each grid lists its buttons' cards in the buttons' order, and each button
+    starts as a card not yet used."""
+    from html.parser import HTMLParser
+
+    class Pickers(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.listed, self.buttons, self.current = {}, {}, None
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if "picker" in (attrs.get("class") or "").split():
+                self.current = attrs["id"]
+                self.listed[self.current] = (attrs.get("data-cards") or "").split()
+                self.buttons[self.current] = []
+            elif tag == "button" and self.current and "pick" in (attrs.get("class") or "").split():
+                self.buttons[self.current].append((attrs.get("data-card"), attrs.get("aria-disabled")))
+
+    found = Pickers()
+    found.feed((built_site / "calculator" / "index.html").read_text(encoding="utf-8"))
+    assert sorted(found.listed) == ["calc-picker", "discard-picker"]
+    for grid, names in found.listed.items():
+        assert len(names) == 52 and len(set(names)) == 52, grid
+        assert found.buttons[grid] == [(name, "false") for name in names], grid

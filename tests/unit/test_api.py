@@ -94,6 +94,27 @@ def test_warm_up_imports_what_the_first_calls_need():
     assert json.loads(api.call("warm_up", '{"page": 7}'))["result"]["modules"] == every
 
 
+def test_a_calculator_link_is_counted_without_the_discard_rankings_module():
+    """The calculator's warm-up imports nothing beyond what its worker imports as it starts
+    (site_src/workers/engine_worker.py), and a link's count needs nothing more: engine.analysis
+    (the discard ranking) waits for a ranking to be asked for. Run apart, in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    script = (
+        "import json, sys\n"
+        "from engine import api, fairdeal, scoring\n"
+        "assert json.loads(api.call('warm_up', json.dumps({'page': 'calculator'})))['ok']\n"
+        "reply = json.loads(api.call('score_hand', json.dumps({'hand': '5H 5S 5D JC', 'starter': '5C'})))\n"
+        "assert reply['result']['total'] == 29, reply\n"
+        "print('engine.analysis' in sys.modules)\n"
+        "json.loads(api.call('discard_options', json.dumps({'cards': '5H 5S 5D JC 2C 3C'})))\n"
+        "print('engine.analysis' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True"]
+
+
 def test_the_game_and_calculator_warm_ups_leave_the_show_table_to_the_first_call_that_needs_it(monkeypatch):
     """A deal or one hand's count needs no show table: the game page's and the calculator's
     warm-ups do not build it (the worker builds it once idle), so their first calls are not held
