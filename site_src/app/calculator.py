@@ -11,6 +11,8 @@ are empty, waiting, counting, done or error; a finished count sets the performan
 "hand-counted".
 """
 
+import asyncio
+
 import js
 from dom import document, window
 
@@ -26,6 +28,7 @@ NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six"]
 COUNTED_MARK = "hand-counted"
 REVEAL_PX = 220  # how much of an answer must be in the window once the cards are complete
 MARGIN_PX = 8    # left above it when the page scrolls to it
+QUIET_S = 0.15  # a link's answer slower than this: its cards and the working note are shown meanwhile
 
 
 def by_id(name):
@@ -70,6 +73,7 @@ class Tool:
         self.note = by_id(prefix + "-note")
         self.on_url_change = on_url_change
         self.seq = 0
+        self.answered = 0  # the last request whose answer (or refusal) is shown
         self.query = ""
         bridge.on("#" + prefix + "-form", "submit", self.typed, prevent_default=True)
         bridge.on("#" + prefix + "-clear", "click", self.cleared)
@@ -128,12 +132,30 @@ class Tool:
         """
         self.follow(bridge.call(self.ENDPOINT, request), reveal)
 
-    def follow(self, reply_to, reveal=False):
+    def follow(self, reply_to, reveal=False, laid=None):
         """Say "counting…" and show the reply to a request already sent (``reply_to``, from
-        bridge.call) when it comes, unless a later request supersedes it."""
+        bridge.call) when it comes, unless a later request supersedes it.
+
+        ``laid``: the request is a link's, sent as the page starts, and these are its cards (a
+        list, possibly empty). Nothing is drawn before its answer unless the answer is slower
+        than QUIET_S: the page is laid out once, with the cards and the answer together, not
+        once for the cards and "counting…" and again a moment later for the answer.
+        """
         self.seq += 1
-        self.set_state("counting", self.WORKING_NOTE)
+        if laid is None:
+            self.set_state("counting", self.WORKING_NOTE)
+        else:
+            bridge.launch(self.working_meanwhile(self.seq, laid))
         bridge.launch(self.run(reply_to, self.seq, self.input.value, reveal))
+
+    async def working_meanwhile(self, seq, laid):
+        """A link's answer is slow to come: lay its cards and say "counting…" until it does."""
+        await asyncio.sleep(QUIET_S)
+        if seq != self.seq or self.answered == seq:
+            return
+        if len(laid) == self.WANT:
+            self.picker.set_cards(laid, notify=False)
+        self.set_state("counting", self.WORKING_NOTE)
 
     def bring_into_view(self):
         """Scroll the least that shows the start of the answer (on a phone it is below the picker)."""
@@ -151,6 +173,7 @@ class Tool:
         except bridge.EngineError as error:
             if seq != self.seq:
                 return
+            self.answered = seq
             if error.kind == "bad_input":
                 self.set_message(capitalised(error.message))
                 self.set_state("error", self.FIX_NOTE)
@@ -161,8 +184,9 @@ class Tool:
             return
         if seq != self.seq:
             return
+        self.answered = seq
         names = self.reply_names(reply)
-        if names != self.picker.cards:  # cards laid from the address are drawn already
+        if names != self.picker.cards:  # a link's cards come with its answer, unless laid meanwhile
             self.picker.set_cards(names, notify=False)
         if self.input.value == typed:  # never overwrite what was typed while the engine worked
             self.input.value = " ".join(names)
@@ -416,20 +440,16 @@ class CalculatorPage:
     def load_url(self, crib, dealer, sent):
         """Fill the tools from the address (a shared link, or a form sent before Python ran): the
         crib or hand, the dealer or not, and the requests ``ask_from_address`` sent, whose cards
-        are laid in the slots while the engine works."""
+        are laid in the slots with their answers (or meanwhile, if the engine is slow:
+        ``Tool.follow``)."""
         if crib:
             self.counter.set_crib(True)
         if not dealer:
             self.discard.set_dealer(False)
         tools = {HandCounter: self.counter, DiscardHelper: self.discard}
-        laid = []
         for kind, reply_to, text in sent:
             tool = tools[kind]
-            laid.append((tool, self.prefill(tool, text)))
-            tool.follow(reply_to)
-        for tool, names in laid:
-            if names is not None and len(names) == tool.WANT:
-                tool.picker.set_cards(names, notify=False)
+            tool.follow(reply_to, laid=self.prefill(tool, text) or [])
 
     def prefill(self, tool, text):
         """Show cards from the address in a tool's input; returns the cards to lay in its slots if

@@ -152,9 +152,11 @@ def calc_session(context, pytestconfig):
     tools = helpers(pytestconfig)
     page = context.new_page()
     watch = tools.PageProblems(page)
+    page.add_init_script(RESULT_STATES)
     page.goto("/calculator/?hand=5H,5S,5D,JC&starter=5C&crib=0")
     tools.ui_ready(page)
-    # Before the engine answers, the cards from the address are already in place and greyed out.
+    # What the page shows once set up: the count, "counting…" with the cards (a slow engine), or
+    # for a moment nothing yet (the count on its way, drawn with the cards when it comes).
     first = {
         "state": page.get_attribute("#calc-result", "data-state"),
         "note": page.locator("#calc-note").inner_text(),
@@ -176,17 +178,75 @@ def calc(calc_session):
 
 def test_the_29_hand_from_a_shared_link(calc, calc_session):
     first = calc_session[2]
-    assert first["slots"] == ["5H", "5S", "5D", "JC", "5C"]
-    assert first["named"] == 1  # what a screen reader says for the first slot
-    assert first["greyed"] == "true"
-    if first["state"] != "done":  # the engine was still loading: the page said so
-        assert first["state"] == "counting" and first["note"] == "Counting…"
+    if first["state"] == "empty":  # the count on its way: nothing of it drawn yet
+        assert first["slots"] == [""] * 5 and first["greyed"] == "false"
+    else:  # counted, or the engine was slow and the page said so, the cards laid meanwhile
+        assert first["state"] in ("done", "counting"), first
+        assert first["state"] == "done" or first["note"] == "Counting…"
+        assert first["slots"] == ["5H", "5S", "5D", "JC", "5C"]
+        assert first["named"] == 1  # what a screen reader says for the first slot
+        assert first["greyed"] == "true"
     shown = wait_count(calc, "5H 5S 5D JC", "5C", False)
+    # Whatever state the result showed on the way, the link's cards were in their slots then.
+    for state, slots in calc.evaluate("window.__states"):
+        assert slots == ["5H", "5S", "5D", "JC", "5C"], (state, slots)
     assert shown == expected_count("5H 5S 5D JC", "5C", False)
     assert shown["total"] == 29 and shown["said"].endswith("and nobs is twenty-nine.”")
     assert calc.locator("#calc-unit").inner_text() == "points in the hand"
     assert calc.locator("#calc-show .card").count() == 5
     assert calc.input_value("#calc-input") == "5H 5S 5D JC 5C"
+
+
+# Test-only: each state the count's result box takes (data-state), with the slots' cards then.
+RESULT_STATES = """
+(() => {
+  window.__states = [];
+  new MutationObserver(() => {
+    const result = document.getElementById("calc-result");
+    const state = result && result.getAttribute("data-state");
+    const last = window.__states[window.__states.length - 1];
+    if (state && state !== "empty" && (!last || last[0] !== state)) {
+      const slots = [...document.querySelectorAll("#calc-slots .slot")].map((slot) => slot.dataset.card);
+      window.__states.push([state, slots]);
+    }
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-state"]});
+})();
+"""
+
+# Test-only: the engine's count replies held back by HOLD_MS (engine.js's window.cribbageEngine,
+# wrapped as it is set).
+HELD_COUNT = """
+(() => {
+  let engine;
+  Object.defineProperty(window, "cribbageEngine", {configurable: true, get: () => engine, set: (value) => {
+    const call = value.call;
+    value.call = (name, request) => name !== "score_hand" ? call(name, request)
+      : call(name, request).then((reply) => new Promise((resolve) => setTimeout(() => resolve(reply), HOLD_MS)));
+    engine = value;
+  }});
+})();
+"""
+
+
+def test_a_slow_count_from_a_link_shows_its_cards_and_says_it_is_counting(context, pytestconfig):
+    """A link's count drawn with its cards when it comes; if it is slow to come, the page lays the
+    link's cards and says "Counting…" meanwhile, then shows the count."""
+    tools = helpers(pytestconfig)
+    page = context.new_page()
+    watch = tools.PageProblems(page)
+    page.add_init_script(RESULT_STATES)
+    page.add_init_script(HELD_COUNT.replace("HOLD_MS", "2500"))
+    page.goto("/calculator/?hand=5H,5S,5D,JC&starter=5C&crib=0")
+    page.wait_for_selector('#calc-result[data-state="counting"]', state="attached", timeout=60_000)
+    assert page.locator("#calc-note").inner_text() == "Counting…"
+    assert page.locator("#calc-slots .slot").evaluate_all("s => s.map(x => x.dataset.card)") == \
+        ["5H", "5S", "5D", "JC", "5C"]
+    assert page.get_attribute('#calc-picker [data-card="JC"]', "aria-disabled") == "true"
+    assert wait_count(page, "5H 5S 5D JC", "5C", False)["total"] == 29
+    states = page.evaluate("window.__states")
+    page.close()
+    watch.check()
+    assert [state for state, _ in states] == ["counting", "done"], states
 
 
 SENT_CALLS = """
