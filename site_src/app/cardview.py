@@ -182,7 +182,7 @@ class Picker:
         # and its names are read when first needed (``button``, ``face``).
         self.names = str(self.grid.getAttribute("data-cards")).split()
         self.index = {name: i for i, name in enumerate(self.names)}
-        self.found = self.grid.querySelectorAll("button[data-card]")
+        self.button_nodes = self.grid.querySelectorAll("button[data-card]")  # read one by one (``button``)
         self.buttons = {}
         self.faces = {}
         self.shown_used = set()  # the cards drawn greyed out (the template draws none)
@@ -210,7 +210,7 @@ class Picker:
         """The grid's ``i``-th card button."""
         found = self.buttons.get(i)
         if found is None:
-            found = self.buttons[i] = self.found.item(i)
+            found = self.buttons[i] = self.button_nodes.item(i)
         return found
 
     def face(self, name):
