@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.bench_load import CHROMIUM, CHROMIUM_ARGS, Meter, measure_built_site, start_server  # noqa: E402
+from bench.harness import CHROMIUM, CHROMIUM_ARGS, Meter, measure_built_site, start_server  # noqa: E402
 
 OUT = ROOT / ".bench" / "expert.json"
 GAMES = int(os.environ.get("BENCH_EXPERT_GAMES", "4"))

@@ -55,7 +55,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import baseline  # noqa: E402
-from bench.bench_load import CHROMIUM, CHROMIUM_ARGS, RUNS, Meter, measure_built_site, start_server  # noqa: E402
+from bench.harness import CHROMIUM, CHROMIUM_ARGS, RUNS, Meter, measure_built_site, start_server  # noqa: E402
 from tests.e2e.test_friend_play import ACTIONS, invite_and_accept, play  # noqa: E402
 from tests.e2e.test_game_play import awaiting, decision, move, playable  # noqa: E402
 

@@ -83,31 +83,17 @@ import shutil
 import statistics
 import sys
 import tempfile
-import threading
-import time
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402
 from bench import baseline  # noqa: E402
-from site_src.builder import browser_python, serve  # noqa: E402
+from bench.harness import CHROMIUM, CHROMIUM_ARGS, RUNS, Meter, start_server  # noqa: E402
+from bench.load_pages import prepare_site  # noqa: E402
 
 OUT = ROOT / ".bench" / "load.json"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-    # The browser's own address-bar popup, which it builds in a hidden page as it starts (about 0.3 s
-    # of CPU over its first half second) and a headless browser never shows. Left in, that work falls
-    # on every load made in a newly started browser (cold, warm), which a visitor opening a link in a
-    # browser already running does not pay.
-    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup",
-]
-RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 RATIO_RUNS = int(os.environ.get("BENCH_RATIO_RUNS", "15"))
 ONLY = [word for word in os.environ.get("BENCH_ONLY", "").split(",") if word]
 DECISIONS = int(os.environ.get("BENCH_DECISIONS", "400"))
@@ -198,258 +184,6 @@ INIT_SCRIPT = """
   document.addEventListener("DOMContentLoaded", check);
 })();
 """
-
-FLOOR_HTML = """<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Floor: MicroPython in a plain worker, the engine, a deal</title>
-<link rel="icon" href="data:,"></head>
-<body><p id="status">Loading…</p><script src="floor.js"></script></body>
-</html>
-"""
-FLOOR_JS = """
-const worker = new Worker("floor-worker.mjs", {type: "module"});
-worker.onmessage = (event) => {
-  document.getElementById("status").textContent = event.data;
-  if (event.data.startsWith("dealt")) document.documentElement.dataset.dealt = "1";
-};
-"""
-FLOOR_WORKER = """
-import {loadMicroPython} from "../../runtime/micropython/micropython.mjs";
-try {
-  const app = new URL("../../app/", import.meta.url);
-  const [mp, pack] = await Promise.all([
-    loadMicroPython({url: new URL("../runtime/micropython/micropython.wasm", app).href}),
-    fetch(new URL("engine.pack", app)).then((r) => r.arrayBuffer()).then((b) => new Uint8Array(b)),
-  ]);
-  const end = pack.indexOf(10);  // a pack: a line of JSON [[path, size], ...], then the bytes
-  let at = end + 1;
-  for (const [path, size] of JSON.parse(new TextDecoder().decode(pack.subarray(0, end)))) {
-    const dirs = path.split("/").slice(1, -1);
-    dirs.forEach((_, i) => { try { mp.FS.mkdir("/" + dirs.slice(0, i + 1).join("/")); } catch (error) {} });
-    mp.FS.writeFile(path, pack.subarray(at, at += size));
-  }
-  mp.runPython(`import sys
-sys.path.insert(0, "/")
-from engine import api`);
-  mp.runPython(`reply = api.call("new_game", '{"difficulty": "hard", "seed": "bench"}')`);
-  const reply = mp.globals.get("reply");
-  postMessage((JSON.parse(reply).ok ? "dealt: " : "error: ") + reply.slice(0, 80));
-} catch (error) {
-  postMessage("error: " + error);
-}
-"""
-PYSCRIPT_FLOOR_HTML = """<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>PyScript floor: the engine's worker through PyScript, a deal</title>
-<link rel="icon" href="data:,">
-<script type="module" src="../../runtime/pyscript/core.js"></script>
-<script type="mpy" worker name="engine" src="./worker.py" config="../engine.toml"></script>
-</head>
-<body><p>Loading…</p>
-<script type="mpy" config="./floor.toml">
-import js
-from pyscript import workers
-engine = await workers["engine"]
-reply = await engine.call("new_game", '{"difficulty": "hard", "seed": "bench"}')
-js.document.documentElement.setAttribute("data-dealt", "1")
-</script></body>
-</html>
-"""
-DECIDE_HTML = """<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Hard's decisions in the engine's worker</title>
-<link rel="icon" href="data:,">
-<script type="module" src="../../runtime/pyscript/core.js"></script>
-<script src="../../static/engine.js"></script>
-</head>
-<body><p>Loading…</p>
-<script type="mpy" config="./floor.toml">
-import js, json
-engine = js.window.cribbageEngine
-times = {"discard": [], "play": [], "first_discard": None}
-decisions, game = 0, 0
-while decisions < __DECISIONS__:
-    game += 1
-    reply = json.loads(await engine.call("new_game", json.dumps({"difficulty": "hard", "seed": "decide-%d" % game})))
-    result = reply["result"]
-    while result["awaiting"] != "over" and decisions < __DECISIONS__:
-        ask = {"game": result["game"], "difficulty": "hard"}
-        if result["awaiting"] == "computer":
-            phase = result["view"]["phase"]
-            started = js.performance.now()
-            result = json.loads(await engine.call("computer_move", json.dumps(ask)))["result"]
-            spent = js.performance.now() - started
-            if phase in ("discard", "play"):
-                if phase == "discard" and times["first_discard"] is None:
-                    times["first_discard"] = spent
-                times[phase].append(spent)
-                decisions += 1
-        else:
-            view = result["view"]
-            if result["awaiting"] == "count":
-                ask["action"] = {"type": "count", "points": 0}
-            else:
-                ask["action"] = view["legal_actions"][0]
-            result = json.loads(await engine.call("act", json.dumps(ask)))["result"]
-js.document.getElementById("out").textContent = json.dumps(times)
-js.document.documentElement.setAttribute("data-dealt", "1")
-</script><pre id="out"></pre></body>
-</html>
-"""
-SITE_WORKER_FLOOR_HTML = """<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Site worker floor: the pages' engine worker, a deal</title>
-<link rel="icon" href="data:,">
-<script src="../../static/engine.js"></script></head>
-<body><p id="status">Loading…</p><script src="site-floor.js"></script></body>
-</html>
-"""
-SITE_WORKER_FLOOR_JS = """
-window.cribbageEngine.call("new_game", '{"difficulty": "hard", "seed": "bench"}').then((reply) => {
-  document.getElementById("status").textContent = reply.slice(0, 80);
-  if (JSON.parse(reply).ok) document.documentElement.dataset.dealt = "1";
-});
-"""
-UI_FLOOR_HTML = """<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>UI floor: PyScript and MicroPython, nothing else</title>
-<link rel="icon" href="data:,">
-<script type="module" src="../../runtime/pyscript/core.js"></script></head>
-<body><p>Loading…</p>
-<script type="mpy" config="./floor.toml">
-import js
-js.document.documentElement.setAttribute("data-ui", "ready")
-</script></body>
-</html>
-"""
-FLOOR_TOML = f"""interpreter = "../../runtime/micropython/micropython.mjs"
-plugins = {json.dumps(browser_python.plugins(""))}
-"""
-
-
-class Meter:
-    """Counts bytes the server sends; optionally paces them like a slow shared link."""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.sent = 0
-        self.requests = 0
-        self.rate = 0.0  # bytes per second, 0 = unlimited
-        self.latency = 0.0
-        self.clock = 0.0  # when the link is free again (pacing)
-
-    def reset(self, rate: float = 0.0, latency: float = 0.0) -> None:
-        with self.lock:
-            self.sent, self.requests, self.rate, self.latency = 0, 0, rate, latency
-            self.clock = time.monotonic()
-
-    def take(self, size: int) -> float:
-        """Account for ``size`` bytes; returns how long the sender should wait first."""
-        with self.lock:
-            self.sent += size
-            if not self.rate:
-                return 0.0
-            now = time.monotonic()
-            self.clock = max(self.clock, now) + size / self.rate
-            return self.clock - now
-
-
-class MeteredWriter:
-    CHUNK = 16 * 1024
-
-    def __init__(self, raw, meter: Meter):
-        self.raw, self.meter = raw, meter
-
-    def write(self, data) -> int:
-        view = memoryview(data)
-        for start in range(0, len(view), self.CHUNK):
-            piece = view[start:start + self.CHUNK]
-            wait = self.meter.take(len(piece))
-            if wait > 0:
-                time.sleep(wait)
-            self.raw.write(piece)
-        return len(view)
-
-    def flush(self):
-        self.raw.flush()
-
-    def __getattr__(self, name):
-        return getattr(self.raw, name)
-
-
-def measure_built_site(measure, out: Path, prefix: str) -> None:
-    """Run ``measure(site)`` on BENCH_DIST (an already built site) or on a fresh build in a
-    temporary folder, and save the report it returns as JSON to ``out``."""
-    given = os.environ.get("BENCH_DIST")
-    started = time.perf_counter()
-    if given:
-        report = measure(Path(given).resolve())
-    else:
-        with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
-            site = build.build(Path(tmp) / "dist", quiet=True)
-            print(f"built the site in {time.perf_counter() - started:.0f} s", flush=True)
-            report = measure(site)
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    print(f"saved {out.relative_to(ROOT)}")
-
-
-def start_server(directory: Path, meter: Meter) -> tuple[ThreadingHTTPServer, str]:
-    base = serve.make_handler(directory)
-
-    class Handler(base):
-        def setup(self):
-            super().setup()
-            self.wfile = MeteredWriter(self.wfile, meter)
-
-        def handle_one_request(self):
-            if meter.latency:
-                time.sleep(meter.latency)
-            with meter.lock:
-                meter.requests += 1
-            super().handle_one_request()
-
-    class Server(ThreadingHTTPServer):
-        daemon_threads = True
-
-        def handle_error(self, request, client_address):
-            if not isinstance(sys.exc_info()[1], ConnectionError):  # a browser closed mid-transfer
-                super().handle_error(request, client_address)
-
-    server = Server(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_port}"
-
-
-def prepare_site(folder: Path) -> tuple[Path, list]:
-    """Build the site into ``folder`` and add the bench pages; returns (site, pages)."""
-    site = build.build(folder / "dist", quiet=True)
-    (site / "bench").mkdir()
-    engine_files = []  # PyScript's worker takes files one by one: the engine's pack written out
-    for path, data in browser_python.engine_worker_files(site):
-        if path.startswith("/engine/"):
-            (site / "bench" / path[1:]).parent.mkdir(parents=True, exist_ok=True)
-            (site / "bench" / path[1:]).write_bytes(data)
-            engine_files.append(path[len("/engine/"):])
-    (site / "bench" / "engine.toml").write_text("\n".join(
-        ['interpreter = "../runtime/micropython/micropython.mjs"', "sync_main_only = true",
-         'plugins = ["!error"]', "", "[files]", *(f'"./engine/{f}" = "./engine/{f}"' for f in engine_files)])
-        + "\n", encoding="utf-8")
-    extra = {
-        "floor": {"index.html": FLOOR_HTML, "floor.js": FLOOR_JS, "floor-worker.mjs": FLOOR_WORKER},
-        "site-worker-floor": {"index.html": SITE_WORKER_FLOOR_HTML, "site-floor.js": SITE_WORKER_FLOOR_JS},
-        "pyscript-floor": {"index.html": PYSCRIPT_FLOOR_HTML, "floor.toml": FLOOR_TOML,
-                           "worker.py": (ROOT / "site_src" / "workers" / "engine_worker.py").read_text(encoding="utf-8")
-                           + '\n__export__ = ["call"]\n'},
-        "ui-floor": {"index.html": UI_FLOOR_HTML, "floor.toml": FLOOR_TOML},
-        "decide": {"index.html": DECIDE_HTML.replace("__DECISIONS__", str(DECISIONS)), "floor.toml": FLOOR_TOML},
-    }
-    for name, files in extra.items():
-        (site / "bench" / name).mkdir(parents=True)
-        for file, text in files.items():
-            (site / "bench" / name / file).write_text(text, encoding="utf-8")
-    return site, build.load_pages()
-
 
 def init_script(ready: str, target: str = "") -> str:
     """The script every bench page starts with, watching for its ``ready`` condition (and, for a
@@ -744,7 +478,7 @@ def main() -> None:
 
     meter = Meter()
     with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
-        site, pages = prepare_site(Path(tmp))
+        site, pages = prepare_site(Path(tmp), DECISIONS)
         server, base = start_server(site, meter)
         measured = [t for t in targets(pages) if not ONLY or t[0].startswith("floor") or any(w in t[0] for w in ONLY)]
         servers = [server]
