@@ -186,12 +186,13 @@ def test_the_runtime_every_page_starts_with_is_compiled_as_it_downloads(built_si
 PYSCRIPT_CORE_SAMPLE = ('Bo=(e,t)=>{const n="mpy"===t?Ao.replace(bo,""):Ao,r={};return r},'
                         'l={main:{...Bo(vo,e),async onReady(){}},worker:{...Bo(Eo,e)}};')
 """The two places of PyScript's core chunk (0.7, minified) that write_core_chunk changes."""
+PYSCRIPT_CORE_SAMPLE_CHANGED = ('Bo=(e,t,onMainThread$)=>{const n=onMainThread$?"":"mpy"===t?Ao.replace(bo,""):Ao,r={};return r},'
+                                'l={main:{...Bo(vo,e,!0),async onReady(){}},worker:{...Bo(Eo,e)}};')
+"""The same as write_core_chunk writes it: the main thread's hooks get no bootstrap."""
 
 
 def test_the_main_threads_bootstrap_is_left_out_and_workers_keep_theirs():
-    text = runtime.without_main_thread_bootstrap(PYSCRIPT_CORE_SAMPLE)
-    assert text == ('Bo=(e,t,onMainThread$)=>{const n=onMainThread$?"":"mpy"===t?Ao.replace(bo,""):Ao,r={};return r},'
-                    'l={main:{...Bo(vo,e,!0),async onReady(){}},worker:{...Bo(Eo,e)}};')
+    assert runtime.without_main_thread_bootstrap(PYSCRIPT_CORE_SAMPLE) == PYSCRIPT_CORE_SAMPLE_CHANGED
     # The same with the hooks before the maker, and other minified names.
     swapped = 'x$={main:{...q$(a,b),y:1},worker:{...q$(c,b)}};q$=(f,g)=>{const h="mpy"===g?Z:W};'
     assert runtime.without_main_thread_bootstrap(swapped) == (
@@ -214,8 +215,7 @@ def test_a_pyscript_that_bootstraps_otherwise_stops_the_build(tmp_path):
     (package / "core.js").write_text('export * from "./core-AbCd1234.js";', encoding="utf-8")
     assert runtime.write_core_chunk(package, out) == Path("core-AbCd1234.js")
     written = out / "core-AbCd1234.js"
-    expected = runtime.without_main_thread_bootstrap(PYSCRIPT_CORE_SAMPLE)
-    assert written.read_bytes() == runtime.EAGER_COMPILE_HINT + expected.encode()
+    assert written.read_bytes() == runtime.EAGER_COMPILE_HINT + PYSCRIPT_CORE_SAMPLE_CHANGED.encode()
     stamp = written.stat().st_mtime_ns
     runtime.write_core_chunk(package, out)  # a build over an unchanged copy leaves it alone
     assert written.stat().st_mtime_ns == stamp
