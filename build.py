@@ -31,7 +31,7 @@ from site_src.builder import botlab, providers, settings
 from site_src.builder.browser_python import app_modules, plugins, write_python_files
 from site_src.builder.compress import write_compressed
 from site_src.builder.links import Links, relative_prefix, under_base_path, write_robots, write_sitemap
-from site_src.builder.offline import write_manifest, write_service_worker
+from site_src.builder.offline import header_logo, write_manifest, write_service_worker
 from site_src.builder.output import copy_tree, prepare_out_dir
 from site_src.builder.pages import Page, load_pages, nav_links
 from site_src.builder.render import Renderer, first_paint_board, make_environment, page_context
@@ -58,6 +58,7 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     env.globals["app_modules"] = app_modules()  # each page module -> the UI modules its page loads
     env.globals["pyscript_plugins"] = plugins  # page module -> its configs' plugins setting
     env.globals["first_paint_board"] = first_paint_board  # the game page's board before its Python runs
+    env.globals["header_logo"] = header_logo()  # static/logo.svg as the header's markup
     links = Links({p.slug for p in pages})
     header_nav, footer_nav = nav_links(pages)
     frame = {

@@ -59,7 +59,8 @@ class EngineError(Exception):
         self.kind = kind
 
 
-_state = {"info": None, "waiting": False, "error": None, "worker": None, "booting": None, "ping": None}
+_state = {"info": None, "waiting": False, "error": None, "worker": None, "booting": None, "ping": None,
+          "ahead": None}
 _proxies = []  # keeps event-handler proxies alive for the page's lifetime
 
 
@@ -266,12 +267,41 @@ def call(name, payload=None):
     right behind. If the engine does not start, awaiting the call raises the ping's error.
     """
     payload = payload or {}
-    sent = None
-    if _state["error"] is None and _found_worker() is not None:
-        sent = _send(name, payload)
-        if _state["info"] is None and _state["booting"] is None and _state["ping"] is None:
-            _state["ping"] = _send("ping", {})  # the first ping right behind it: the reply waits for its answer
+    sent = _taken_ahead(name, payload)
+    if sent is None and _state["error"] is None and _found_worker() is not None:
+        sent = _send_with_ping(name, payload)
     return _answer(name, payload, sent)
+
+
+def call_ahead(name, payload):
+    """Send now a call the page is about to make, before it has loaded the rest of its modules:
+    the engine works on it meanwhile. The page's next ``call`` of ``name`` takes its reply if it
+    asks the same (an equal ``payload``); else that call is sent as usual and this reply is let go."""
+    if _state["error"] is None and _found_worker() is not None:
+        sent = _send_with_ping(name, payload)
+        sent.catch(_LET_GO)  # a failure is said by the call that takes the reply, if one does
+        _state["ahead"] = (name, payload, sent)
+
+
+_LET_GO = create_proxy(lambda _error=None: None)
+
+
+def _taken_ahead(name, payload):
+    """The reply of the call sent ahead, if it is this call (see ``call_ahead``), or None."""
+    ahead = _state["ahead"]
+    if ahead is None or ahead[0] != name:
+        return None
+    _state["ahead"] = None
+    return ahead[2] if ahead[1] == payload else None
+
+
+def _send_with_ping(name, payload):
+    """``_send``, and the first ping right behind the page's first call (its reply waits for the
+    ping's answer)."""
+    sent = _send(name, payload)
+    if _state["info"] is None and _state["booting"] is None and _state["ping"] is None:
+        _state["ping"] = _send("ping", {})
+    return sent
 
 
 async def _answer(name, payload, sent):

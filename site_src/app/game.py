@@ -5,7 +5,8 @@ returns; every rule, count, decision and word of commentary comes from the engin
 (engine/host.py, called through bridge.call). The page keeps the game's JSON, sends it with
 each call and saves what comes back (table/store.py), so a reload picks the game up where it was.
 
-This module is the entry point: ``setup`` binds the page's controls, ``begin`` puts the first
+This module is the entry point: it sends a practice link's first deal to the engine before
+importing the rest (table.link), ``setup`` binds the page's controls, ``begin`` puts the first
 game on the table. The rest of the page lives in its own modules, lowest first:
 
 - table.state: ``S`` (the page's state), the seating, the display model, DOM helpers;
@@ -14,6 +15,7 @@ game on the table. The rest of the page lives in its own modules, lowest first:
   pass, setup or retry; empty while the page is busy), focus and announcements;
 - table.flow: ``flow(step)`` runs one engine call, then shows the reply's events one by one and
   lets the computer move until the person has to decide;
+- table.link: what a practice link in the address asks for (``?seed=``), and its first deal sent ahead;
 - table.setup: the setup form, settings, starting and resuming games;
 - table.coach and table.review: the coach's hints, each hand's review and the game's summary;
 
@@ -29,17 +31,23 @@ import json
 
 from dom import document, window
 
-import board
 import bridge
+from table import link, store
+from table.state import S
+
+S["settings"] = store.load_settings()  # read first: a link's first deal leaves with them now, and
+link.deal_ahead(S["settings"])  # the engine deals it while the page imports the rest and binds itself
+
+import board
 import friend_play
-from table import coach, finished, motion, pick, review, store
+from table import coach, finished, motion, pick, review
 from table.flow import SHOWN, flow, on_pass, on_skip_key, on_skip_show, save, take, until_free
 from table.prompt import WAITING_HOOKS, announce, set_waiting
 from table.setup import (end_first_paint, fill_setup, is_same_link, offer_choice, on_again, on_cancel_setup,
                          on_change, on_choice_back, on_choice_new, on_new_game, on_setup_submit,
                          on_go_choice, on_lay_choice, on_speed, on_table_choice, open_setup, resume_game,
-                         show_notices, start_game, url_options)
-from table.state import NAMES, S, cap, discard_need, info, is_picking, q, seating_request
+                         show_notices, start_game)
+from table.state import NAMES, cap, discard_need, info, is_picking, q, seating_request
 from table.view import render_stats
 
 
@@ -325,10 +333,10 @@ async def choose_first_table():
     own slot, apart from the game in progress), the saved game, or the setup. A link never ends a
     game in progress in its slot unless the person says so."""
     store.move_old_saves()
-    if await friend_play.open_address() or (url_options() is None and await friend_play.resume_current()):
+    practice = link.url_options(S["settings"])
+    if await friend_play.open_address() or (practice is None and await friend_play.resume_current()):
         show_notices()
         return
-    practice = url_options()
     if practice is not None:
         kind = store.link_kind(practice["seed"])
         saved = store.load_game(kind)
@@ -364,7 +372,6 @@ def on_pointer(event):
 
 def setup():
     """Bind the page; the table is usable (setup, speed) before the engine has loaded."""
-    S["settings"] = store.load_settings()
     q("speed").value = S["settings"]["speed"]
     q("go-by-hand").checked = S["settings"].get("go") == "hand"
     q("lay-confirm").checked = S["settings"].get("lay") == "confirm"

@@ -120,7 +120,8 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
     what it imports, as .mpy; no module ships outside a pack."""
     sources = sorted(browser_python.ui_sources())
     table = {"table", "table.coach", "table.fit", "table.flow", "table.history", "table.log", "table.motion",
-             "table.finished", "table.pick", "table.prompt", "table.review", "table.score_strip", "table.setup",
+             "table.finished", "table.link", "table.pick", "table.prompt", "table.review", "table.score_strip",
+             "table.setup",
              "table.state", "table.stats_panel", "table.store", "table.view"}
     friend = {"friend_live", "friend_panels", "friend_play", "friend_seal", "friend_seat", "friend_store", "peer_link",
               "peer_sdp"}

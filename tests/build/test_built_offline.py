@@ -50,6 +50,28 @@ def test_icons_are_real_images_of_their_sizes(built_site, manifest):
                 assert f"{image.width}x{image.height}" == icon["sizes"]
 
 
+def test_every_page_has_a_png_favicon_and_the_logo_in_its_header(built_site):
+    """No SVG for the page to decode as a document of its own as it starts: the favicon is a PNG
+    of the logo's design and the header's logo is markup in the page."""
+    from PIL import Image
+
+    with Image.open(built_site / "static" / "favicon-32.png") as image:
+        assert (image.format, image.width, image.height) == ("PNG", 32, 32)
+    logo = offline.LOGO.read_text(encoding="utf-8").strip()
+    drawing = re.sub(r">\s+<", "><", logo.split(">", 1)[1].rsplit("</svg>", 1)[0].strip())  # its shapes
+    for path in sorted(built_site.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(built_site)
+        icons = re.findall(r'<link rel="icon"[^>]*>', text)
+        assert len(icons) == 1 and re.fullmatch(
+            r'<link rel="icon" href="[./]*static/favicon-32\.png" type="image/png" sizes="32x32">', icons[0]), (name, icons)
+        if '<header class="site-header">' in text:
+            header = text.split('<header class="site-header">')[1].split("</header>")[0]
+            assert header.count('<svg class="brand-mark"') == 1, name
+            assert drawing in header, name
+            assert "<img" not in header, name
+
+
 def test_every_page_links_manifest_and_registration_script(built_site):
     for path in sorted(built_site.rglob("*.html")):
         text = path.read_text(encoding="utf-8")

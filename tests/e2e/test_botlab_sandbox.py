@@ -135,7 +135,7 @@ def test_a_bot_cannot_touch_the_site(sw_context, server, site_copy, site_pages):
 
     home = sw_context.new_page()
     watch = PageProblems(home)
-    watch.allow(r"request failed: .*/favicon\.svg \(net::ERR_ABORTED\)")
+    watch.allow(r"request failed: .*/favicon-32\.png \(net::ERR_ABORTED\)")
     home.goto("/")
     ui_ready(home)
     wait_for_cache(home, cache, len(precache(site_copy)))

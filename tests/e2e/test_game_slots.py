@@ -14,7 +14,7 @@ from datetime import date, timedelta
 
 from engine import daily
 from tests.e2e.conftest import PageProblems
-from tests.e2e.test_game_persistence import (AWAIT_TIMEOUT_MS, discard, hand_cards, open_game,
+from tests.e2e.test_game_persistence import (AWAIT_TIMEOUT_MS, FAST, discard, hand_cards, open_game,
                                              play_until_over, saved_envelope, stored, use_fast_settings,
                                              wait_for_decision)
 from tests.e2e.test_records import KEY_DAILY, KEY_PRACTICE, finished_code, nearly_finished_daily
@@ -184,3 +184,45 @@ def test_a_deal_of_the_day_started_on_another_day_counts_for_none(page, problems
     assert page.is_hidden("#daily-share")
     assert stored(page, KEY_DAILY) is None  # no result for the day
 
+
+
+# Test-only: each call the page sends to the engine's worker, with how far the page had got.
+SENT_CALLS = """
+(() => {
+  window.__sent = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    window.__sent.push({name: message && message.name, ui: document.documentElement.dataset.ui,
+                        request: message && message.request ? JSON.parse(message.request) : null});
+    return post.call(this, message, ...rest);
+  };
+})();
+"""
+
+
+def test_a_practice_links_first_deal_leaves_before_the_page_has_set_itself_up(page, problems):
+    """A practice link's deal is asked for as the page's Python starts (before it has loaded its
+    other modules and bound its controls: html[data-ui] still "loading"), with the person's
+    settings and the link's own; the page's new game takes that reply: one deal is asked for.
+    The same link again, its game saved in the link's slot: nothing is dealt ahead, the game is
+    resumed."""
+    use_fast_settings(page)
+    page.add_init_script(SENT_CALLS)
+    open_game(page, "/?seed=dealt-ahead&difficulty=hard")
+    assert wait_for_decision(page, "discard") == "discard"
+    assert len(hand_cards(page)) == 6
+    sent = page.evaluate("window.__sent")
+    names = [call["name"] for call in sent]
+    assert names[:3] == ["warm_up", "new_game", "ping"], names
+    assert sent[1]["ui"] == "loading" and sent[2]["ui"] == "loading", sent[:3]
+    assert sent[1]["request"] == {"difficulty": "hard", "target": FAST["target"], "muggins": FAST["muggins"],
+                                  "players": 2, "seed": "dealt-ahead"}
+    assert names.count("new_game") == 1, names
+    kept = hand_cards(page)
+
+    page.reload()
+    page.wait_for_selector("html[data-ui='ready']", state="attached", timeout=20_000)
+    assert wait_for_decision(page, "discard") == "discard"
+    assert hand_cards(page) == kept
+    names = [call["name"] for call in page.evaluate("window.__sent")]
+    assert "new_game" not in names and "resume_game" in names, names

@@ -94,7 +94,7 @@ def test_site_works_offline_once_visited(sw_context, server, site_copy, site_pag
         pytest.skip("the calculator and game pages are not both built")
     page = sw_context.new_page()
     watch = PageProblems(page)
-    watch.allow(r"request failed: .*/favicon\.svg \(net::ERR_ABORTED\)")  # left behind by a quick goto
+    watch.allow(r"request failed: .*/favicon-32\.png \(net::ERR_ABORTED\)")  # left behind by a quick goto
     page.goto("/rules/" if any(p.slug == "rules" for p in site_pages) else "/404.html")
     wait_for_cache(page, "cribbage-" + cache_name(site_copy), len(precache(site_copy)))
 
@@ -137,7 +137,7 @@ def test_site_works_offline_once_visited(sw_context, server, site_copy, site_pag
 def test_a_new_build_replaces_the_cache(sw_context, site_copy, site_pages):
     page = sw_context.new_page()
     watch = PageProblems(page)
-    watch.allow(r"request failed: .*/favicon\.svg \(net::ERR_ABORTED\)")
+    watch.allow(r"request failed: .*/favicon-32\.png \(net::ERR_ABORTED\)")
     page.goto("/404.html")
     first = "cribbage-" + cache_name(site_copy)
     wait_for_cache(page, first, len(precache(site_copy)))
@@ -239,7 +239,7 @@ def test_a_changed_cache_entry_is_never_served(sw_context, server, site_copy, si
         pytest.skip("the calculator is not built")
     page = sw_context.new_page()
     watch = PageProblems(page)
-    watch.allow(r"request failed: .*/favicon\.svg \(net::ERR_ABORTED\)")
+    watch.allow(r"request failed: .*/favicon-32\.png \(net::ERR_ABORTED\)")
     page.goto("/404.html")
     name = "cribbage-" + cache_name(site_copy)
     wait_for_cache(page, name, len(precache(site_copy)))

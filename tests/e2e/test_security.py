@@ -72,7 +72,7 @@ def test_injected_scripts_and_remote_loads_are_blocked(page, problems, base_url,
         script.textContent = "window.__pwned = 'added script'";
         document.body.append(script);
         document.body.insertAdjacentHTML("beforeend",
-            '<img src="/static/favicon.svg" alt="" onload="window.__pwned = \\'added handler\\'">');
+            '<img src="/static/logo.svg" alt="" onload="window.__pwned = \\'added handler\\'">');
     }""")
     page.wait_for_timeout(300)
     assert page.evaluate("window.__probeRan") is True, "the site's own scripts must still run"

@@ -12,7 +12,7 @@ from dom import document, window
 import board
 import bridge
 import local_storage
-from table import finished, history, log, store
+from table import finished, history, link, log, store
 
 GAME_REFUSED = "Your saved game could not be resumed, so a new one was started."
 CHECK_PAUSE = 0.1  # seconds: a resumed game's check waits while the page is busy
@@ -23,7 +23,7 @@ CHOICE_DAILY = ("Your deal of the day of {day} is not finished, and this link pl
                 "the game in progress ends if you play it so.")
 CHOICE_BACK = "Go back to the game in progress"
 CHOICE_NEW = "Deal this link's game"
-from table.state import (DIFFICULTY_WORDS, YOUR_SEAT, NAMES, S, blank_model, board_names, board_scores, cap,
+from table.state import (YOUR_SEAT, NAMES, S, blank_model, board_names, board_scores, cap,
                          is_multi, make, model_from_view, q, shown)
 from table.view import render
 from table.prompt import announce, set_waiting
@@ -251,12 +251,7 @@ async def start_game(options, seed=None, kind=None):
     q("prompt").textContent = ("Shuffling\u2026" if ready else
                                "Shuffling as soon as the card engine has loaded\u2026")
     finished.show_badge(seed, finished.is_daily_seed(seed))  # known at once: a practice game has a seed
-    request = {"difficulty": options["difficulty"], "target": options["target"],
-               "muggins": options["muggins"], "players": int(options.get("players", 2))}
-    if options.get("pass_and_play"):
-        request.update({"pass_and_play": True, "names": list(options.get("names") or [])})
-    if seed:
-        request["seed"] = seed
+    request = link.new_game_request(options, seed)
     try:
         reply = await bridge.call("new_game", request)
     except bridge.EngineError as error:
@@ -453,46 +448,6 @@ def on_choice_new(event):
 async def resume_with_link(saved, meta, kind):
     """Resume a saved game and show its own link in the address (a reload then resumes it)."""
     done = await resume_game(saved, meta, kind)
-    window.history.replaceState(None, "", table_link())
+    window.history.replaceState(None, "", link.table_link())
     return done
 
-
-def table_link():
-    """The address of the practice game on the table: its seed, rules and seating."""
-    model = S["model"] or {}
-    link = ("?seed=" + str(js.encodeURIComponent(str(S["meta"].get("practice_seed") or "")))
-            + "&difficulty=" + str(S["meta"].get("difficulty", "easy")) + "&target=" + str(model.get("target", 121))
-            + "&muggins=" + ("1" if model.get("muggins") else "0") + "&players=" + str(S["players"]))
-    if S["passing"]:
-        link += "&pass=1"
-        for i, name in enumerate(S["names"][:2]):
-            link += "&name" + str(i + 1) + "=" + str(js.encodeURIComponent(name))
-    return link
-
-
-def url_options():
-    """A practice game from the address: ?seed=...&target=61&muggins=1&difficulty=hard."""
-    params = js.URLSearchParams.new(window.location.search)
-    seed = params.get("seed")
-    if seed is None or not str(seed).strip():
-        return None
-    options = {"difficulty": S["settings"]["difficulty"], "target": S["settings"]["target"],
-               "muggins": S["settings"]["muggins"], "seed": str(seed).strip()[:200]}
-    target = params.get("target")
-    if target is not None and str(target) in ("61", "121"):
-        options["target"] = int(str(target))
-    muggins = params.get("muggins")
-    if muggins is not None:
-        options["muggins"] = str(muggins) in ("1", "true", "on", "yes")
-    difficulty = params.get("difficulty")
-    if difficulty is not None and str(difficulty) in DIFFICULTY_WORDS:
-        options["difficulty"] = str(difficulty)
-    players = params.get("players")
-    if players is not None and str(players) in ("2", "3", "4"):
-        options["players"] = int(str(players))
-    names = [params.get("name1"), params.get("name2")]
-    if str(params.get("pass")) in ("1", "true", "on", "yes"):
-        options["players"] = 2
-        options["pass_and_play"] = True
-        options["names"] = [str(n) if n is not None else "" for n in names]
-    return options
