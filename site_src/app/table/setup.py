@@ -1,4 +1,5 @@
-"""The game page's new games: the setup form, settings, starting, resuming and practice links.
+"""The game page's new games: the setup form, settings, starting and resuming games (a practice
+link's too: what its address asks for is link.py's).
 
 Part of the game page (site_src/app/game.py is its entry point). ``start_game`` and
 ``resume_game`` ask the engine for a new or saved game and put it on the table (the events are
