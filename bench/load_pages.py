@@ -64,8 +64,8 @@ PYSCRIPT_FLOOR_HTML = """<!doctype html>
 <body><p>Loading…</p>
 <script type="mpy" config="./floor.toml">
 import js
-from pyscript import workers
-engine = await workers["engine"]
+from polyscript import workers  # the named workers, as PyScript's own package takes them (the site runs without it)
+engine = await js.Reflect.get(workers, "engine")
 reply = await engine.call("new_game", '{"difficulty": "hard", "seed": "bench"}')
 js.document.documentElement.setAttribute("data-dealt", "1")
 </script></body>
