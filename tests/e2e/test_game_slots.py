@@ -185,7 +185,6 @@ def test_a_deal_of_the_day_started_on_another_day_counts_for_none(page, problems
     assert stored(page, KEY_DAILY) is None  # no result for the day
 
 
-
 # Test-only: each call the page sends to the engine's worker, with how far the page had got.
 SENT_CALLS = """
 (() => {
