@@ -62,7 +62,8 @@ def deal_ahead(settings):
     loads its other modules and binds itself; start_game's call for the same game takes the reply.
 
     Only where the link is sure to deal a new game: no game is saved in the link's slot (a saved
-    one is resumed, or offered first) and the address holds no friend link (``#...``)."""
+    one is resumed, or offered first) and the address has no fragment at all (a friend link is
+    one, ``#invite=...``: game.py opens it instead; any other fragment is left to game.py too)."""
     options = url_options(settings)
     if options is None or str(window.location.hash) not in ("", "#"):
         return
