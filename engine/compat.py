@@ -14,6 +14,9 @@ MicroPython (the browser's worker). Everything either interpreter lacks is here,
   (MicroPython's ``round(x, n)`` can differ from CPython's in the last place).
 - ``value_counts`` (in place of ``collections.Counter``) and ``Memo`` (in place of functools'
   least-recently-used cache).
+- ``strict_json``, ``utf8_text``, ``b64url_bytes`` and ``b64url_text``: one strict reader for
+  every text the engine takes in, refusing in both interpreters what either would refuse
+  (MicroPython's ``json`` takes ``[1,]`` and ``01``; its ``a2b_base64`` raises a bare error).
 
 Two differences no stand-in can hide, which every engine module respects: MicroPython's dicts do
 not keep insertion order (nothing may depend on a dict's order), and its sorts are not stable
@@ -560,3 +563,51 @@ def utf8_text(data):
             raise ValueError("not UTF-8 text")
         at += size
     return bytes(data).decode("utf-8")
+
+
+B64URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+_B64URL_VALUES = {ch: i for i, ch in enumerate(B64URL_ALPHABET)}
+
+
+def b64url_text(data):
+    """Bytes as base64url without padding (RFC 4648, section 5).
+
+    >>> b64url_text(b"\\xfb\\xff")
+    '-_8'
+    """
+    out = []
+    for at in range(0, len(data), 3):
+        chunk = bytes(data[at:at + 3])
+        value = int.from_bytes(chunk + bytes(3 - len(chunk)), "big")
+        chars = [B64URL_ALPHABET[(value >> shift) & 63] for shift in (18, 12, 6, 0)]
+        out.append("".join(chars[:len(chunk) + 1]))
+    return "".join(out)
+
+
+def b64url_bytes(text):
+    """The bytes of base64url text without padding, read strictly: ValueError (the same in both
+    interpreters) for a character outside the alphabet, a length no bytes have (1 more than a
+    multiple of 4) or unused bits that are not zero, so that each byte string has one text.
+
+    >>> b64url_bytes("-_8")
+    b'\\xfb\\xff'
+    """
+    if not isinstance(text, str):
+        raise ValueError("not base64url text")
+    if len(text) % 4 == 1:
+        raise ValueError("its length is not one base64url has: part of it is missing")
+    out = bytearray()
+    for at in range(0, len(text), 4):
+        chunk = text[at:at + 4]
+        value = 0
+        for ch in chunk:
+            digit = _B64URL_VALUES.get(ch)
+            if digit is None:
+                raise ValueError("it holds a character base64url does not have")
+            value = value << 6 | digit
+        size = len(chunk) * 6 // 8
+        spare = len(chunk) * 6 - size * 8
+        if value & ((1 << spare) - 1):
+            raise ValueError("its last character is not one base64url writes")
+        out.extend((value >> spare).to_bytes(size, "big"))
+    return bytes(out)

@@ -44,12 +44,11 @@ once on both sides, for either seat (``play_forced``), so they are never sent.
 (['Ann', 'Bob'], 61, True)
 """
 
-import json
-from binascii import a2b_base64, b2a_base64, unhexlify
+from binascii import unhexlify
 
 from engine import fairdeal, share
 from engine.record import all_actions, replay_moves
-from engine.compat import canonical_json
+from engine.compat import B64URL_ALPHABET, b64url_bytes, b64url_text, canonical_json, strict_json, utf8_text
 from engine.game import PERSON, TARGETS, GameState, IllegalActionError, new_game
 from engine.messages import visible_text
 
@@ -74,7 +73,9 @@ SEAL_DIGEST_BYTES = 24
 """Bytes of a commitment an invitation carries as its ``seal`` (192 bits: finding two secrets
 that share one takes about 2**96 hashes), in base64url: 32 characters."""
 DECK_SIZE = fairdeal.DECK_SIZE
-_B64_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+_B64_ALPHABET = frozenset(B64URL_ALPHABET)
+SEALED_ONLY = ("{}'s page began this game as one whose cards both pages know, but the reply agreed a "
+               "sealed deck: that start was refused.")
 
 
 class FriendError(ValueError):
@@ -98,7 +99,7 @@ def seal_digest(commit: str) -> str:
     >>> seal_digest("00" * 32) == "A" * 32
     True
     """
-    return _b64url(unhexlify(commit)[:SEAL_DIGEST_BYTES])
+    return b64url_text(unhexlify(commit)[:SEAL_DIGEST_BYTES])
 
 
 def game_id(commit: str) -> str:
@@ -131,14 +132,8 @@ def _same_name(one: str, other: str) -> bool:
     return lower(one) == lower(other)
 
 
-def _b64url(data: bytes) -> str:
-    """``data`` in base64url, without padding."""
-    text = b2a_base64(data).decode("ascii").strip()
-    return text.replace("+", "-").replace("/", "_").rstrip("=")
-
-
 def _pack(prefix: str, fields: dict) -> str:
-    return prefix + _b64url(canonical_json(fields).encode("utf-8"))
+    return prefix + b64url_text(canonical_json(fields).encode("utf-8"))
 
 
 def _unpack(prefix: str, text: object, what: str, keys: tuple, optional: str) -> dict:
@@ -153,10 +148,9 @@ def _unpack(prefix: str, text: object, what: str, keys: tuple, optional: str) ->
     body = text[cut + len(prefix):]
     if not body or any(ch not in _B64_ALPHABET for ch in body):
         raise FriendError(f"This is not {what}: part of it is missing or changed.")
-    body = body.replace("-", "+").replace("_", "/")
     try:
-        data = json.loads(a2b_base64((body + "=" * (-len(body) % 4)).encode("ascii")).decode("utf-8"))
-    except (ValueError, RuntimeError, UnicodeError):
+        data = strict_json(utf8_text(b64url_bytes(body)))
+    except ValueError:
         raise FriendError(f"This is not {what}: part of it is missing or changed.") from None
     if not isinstance(data, dict) or sorted(k for k in data if k != optional) != sorted(keys):
         raise FriendError(f"This is not {what}: its fields are not the ones expected.")
@@ -247,14 +241,24 @@ def read_reply(text: object, invite: dict) -> dict:
     return data
 
 
+def is_sealed_game(invite: dict, reply: dict) -> bool:
+    """True when the game an invitation and its reply (both read) begin is sealed: the friend
+    answered a live connection offer. Both pages read the same two texts, so both know what the
+    game is before its first message, and neither takes a start of the other kind."""
+    return invite["signal"] is not None and reply["signal"] is not None
+
+
 def is_early(invite: dict, reply: dict) -> bool:
     """True when a live game's first six for the inviter came in the reply (both texts read)."""
     return SEAL_KEY in invite and OPEN_KEY in reply
 
 
 def start(invite: dict, reply: dict, inviter_secret: str) -> GameState:
-    """The game both sides play, once the inviter's secret is known; FriendError if it does not
-    match the invitation's commitment."""
+    """The game both sides play by link, once the inviter's secret is known; FriendError if it
+    does not match the invitation's commitment, or if the two texts agreed a sealed game
+    (``is_sealed_game``): its cards are never dealt where both pages can read them."""
+    if is_sealed_game(invite, reply):
+        raise FriendError(SEALED_ONLY.format(invite["name"]))
     if not fairdeal.is_normal_seed(inviter_secret) or commitment(inviter_secret) != invite["commit"]:
         raise FriendError(f"{invite['name']}'s secret does not match the commitment in the invitation, "
                           "so the deal could have been chosen: the game cannot start.")
@@ -344,8 +348,8 @@ def read_message(text: object, gid: str) -> dict:
     if len(text) > MAX_MESSAGE:
         raise FriendError(f"The message is too long ({len(text)} characters; at most {MAX_MESSAGE}).")
     try:
-        data = json.loads(text)
-    except (ValueError, RuntimeError):
+        data = strict_json(text)
+    except ValueError:
         raise FriendError("The message is not valid JSON.") from None
     if not isinstance(data, dict) or data.get("t") not in MESSAGE_TYPES:
         raise FriendError("The message is of no known kind.")

@@ -33,11 +33,9 @@ stays as it was.
 (True, None, True, [], 1)
 """
 
-import json
-
 from engine import fairdeal, friend, host, sealed, seeds
 from engine.friend_host import request_secret
-from engine.compat import canonical_json
+from engine.compat import canonical_json, strict_json
 from engine.game import IllegalActionError
 from engine.narration import Seating, card_info, event_cards, view_cards
 from engine.sealed import SealError
@@ -70,6 +68,21 @@ def _hold(kept: dict, game: SealedGame, text: str) -> None:
         _HELD.pop(0)
 
 
+def _forget(kept: dict) -> None:
+    """Drop the worker's object for a game whose call was refused (or failed): the next call
+    takes the game up again from the page's text, which a refused call leaves as it was, so
+    nothing a refused message began to change outlives the refusal."""
+    _HELD[:] = [entry for entry in _HELD if entry[0] != _key(kept)]
+
+
+def _read(text: object) -> object:
+    """A message or a kept game's JSON, read strictly (``compat.strict_json``), or None."""
+    try:
+        return strict_json(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+
+
 def _held(request: dict) -> tuple:
     """The request's game: the worker's own object for it (the text of any earlier answer names
     the same game: calls are taken in order), else taken up from the text (after a reload)."""
@@ -79,10 +92,7 @@ def _held(request: dict) -> tuple:
     for entry in _HELD:
         if entry[3] == text:  # the text of this game's last answer: no need to read it
             return entry[1], entry[2]
-    try:
-        kept = json.loads(text)
-    except ValueError:
-        kept = None
+    kept = _read(text)
     if isinstance(kept, dict) and kept.get("format") in OLD_FORMATS:
         raise FriendError("This sealed game was begun by an earlier version of the site and cannot go on here.")
     if not isinstance(kept, dict) or kept.get("format") != FORMAT:
@@ -231,10 +241,7 @@ def begin(request: dict) -> dict:
 
 def is_first_message(text: object) -> bool:
     """True for the inviter's first message of a sealed game (the friend then ``join``s)."""
-    try:
-        message = json.loads(text)
-    except (TypeError, ValueError):
-        return False
+    message = _read(text)
     return isinstance(message, dict) and message.get("t") == SEAL and message.get("q") == 0
 
 
@@ -246,10 +253,10 @@ def join(request: dict) -> dict:
     if texts is None:
         texts = [request.get("message")]
     try:
-        message = json.loads(texts[0])
+        message = _read(texts[0])
         inviter = message["m"]["secret"]
         commit = message["m"]["seal"]
-    except (TypeError, ValueError, KeyError, IndexError):
+    except (TypeError, KeyError, IndexError):
         raise FriendError("The first message of a sealed game lacks the inviter's secret.") from None
     seal = friend.read_invite(request.get("invite")).get(friend.SEAL_KEY)
     if seal is not None:
@@ -292,9 +299,13 @@ def work(request: dict) -> dict:
     kept, game = _held(request)
     try:
         game.work()
+        return _answer(kept, game, [], table=False)
     except SealError as error:
+        _forget(kept)
         raise FriendError(str(error)) from None
-    return _answer(kept, game, [], table=False)
+    except BaseException:
+        _forget(kept)
+        raise
 
 
 def move(request: dict) -> dict:
@@ -302,11 +313,16 @@ def move(request: dict) -> dict:
     kept, game = _held(request)
     try:
         game.act(request.get("action"))
+        return _answer(kept, game, [])
     except IllegalActionError as error:
+        _forget(kept)
         raise FriendError(f"That move cannot be made: {error}.") from None
     except SealError as error:
+        _forget(kept)
         raise FriendError(str(error)) from None
-    return _answer(kept, game, [])
+    except BaseException:
+        _forget(kept)
+        raise
 
 
 def hello(request: dict) -> dict:
@@ -327,18 +343,19 @@ def receive(request: dict) -> dict:
         raise FriendError("This message is not one of this sealed game's.")
     waiting = _is_waiting(game)
     send: list = []
-    for text in texts:
-        if not _take(kept, game, text, send):
-            break
-    return _answer(kept, game, send, waited=waiting)
+    try:
+        for text in texts:
+            if not _take(kept, game, text, send):
+                break
+        return _answer(kept, game, send, waited=waiting)
+    except BaseException:
+        _forget(kept)
+        raise
 
 
 def _take(kept: dict, game: SealedGame, text: object, send: list) -> bool:
     """One message of ``receive``; False when it asks for lost ones again (the rest then waits)."""
-    try:
-        message = json.loads(text)
-    except (TypeError, ValueError):
-        message = None
+    message = _read(text)
     if not isinstance(message, dict) or message.get("id") != kept["id"] or message.get("t") not in (SEAL, HELLO):
         raise FriendError("This message is not one of this sealed game's.")
     if message["t"] == HELLO:

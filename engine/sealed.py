@@ -215,16 +215,15 @@ def _pieces(text: str) -> list:
 
 
 def _parts(text: object, count: int, who: str, seen: set) -> list:
-    """A deck text's ``count`` encodings, each new to ``seen`` (which takes them); SealError
-    naming ``who`` otherwise. Nothing is decoded yet."""
+    """A deck text's ``count`` encodings, each new to ``seen`` (which takes them once all are
+    checked); SealError naming ``who`` otherwise. Nothing is decoded yet."""
     if not isinstance(text, str) or len(text) != count * SHARE_HEX:
         raise SealError(f"{who}'s deck is not {DECK_SIZE} sealed cards.")
-    parts = []
-    for part in _pieces(text):
-        if part in seen:
-            raise SealError(f"{who}'s deck holds the same sealed card twice, so it is not a shuffle of the deck.")
-        seen.add(part)
-        parts.append(part)
+    parts = _pieces(text)
+    fresh = set(parts)
+    if len(fresh) != len(parts) or any(part in seen for part in parts):
+        raise SealError(f"{who}'s deck holds the same sealed card twice, so it is not a shuffle of the deck.")
+    seen.update(fresh)
     return parts
 
 
@@ -293,7 +292,7 @@ class SealedHand:
         self.commitment = fairdeal.commitment(self.seed)
         self.other = other_name
         self.their_commitment = None
-        self.first = None  # the deck after seat 0's shuffle (points; at seat 1, None until decoded)
+        self.first = None  # the deck after seat 0's shuffle (points; at seat 1, None until it comes, whole)
         self.final = None  # the deck after seat 1's: position -> point, as its parts are made or come
         self._order = None  # its shuffle (seat 1: once seat 0's deck has come)
         self.read_cards: dict = {}  # position -> card this side read
@@ -309,7 +308,7 @@ class SealedHand:
         self.masked_roots = ""  # seat 1: the roots of its masked six, as sent
         self.open_roots: list = []  # seat 0: the roots of its openings of the masked six, as sent
         self._indices = None  # seat 0: its deck's encodings -> their index (_index_of)
-        self._texts: list = []  # seat 1: seat 0's deck as it came (decoded as it is used)
+        self._texts: list = []  # seat 1: seat 0's deck as it came
         self._seen: set = set()
         self.masked: list = []  # seat 1's own positions, masked rather than locked (as they were sent)
         self._masked_texts: list = []  # their points, as they were sent
@@ -395,28 +394,23 @@ class SealedHand:
 
     def take_first(self, text: object, commitment: object, unlock: object, roots: object = None) -> None:
         """Seat 1: seat 0's deck, its commitment, its ``U`` and their decoding roots (optional);
-        SealError if the deck is not 52 distinct sealed cards (each is decoded as the shuffle
-        reaches it) or ``U`` is no point."""
+        SealError if the deck is not 52 distinct sealed cards or ``U`` is no point. Every point is
+        decoded here (a root makes that a check), so nothing of a damaged deck is taken."""
         assert self.seat == 1
-        self._take_commitment(commitment)
-        self._texts = _parts(text, DECK_SIZE, self.other, set())
-        self._first_roots = _roots(roots, DECK_SIZE + 1, self.other)
+        texts = _parts(text, DECK_SIZE, self.other, set())
+        found = _roots(roots, DECK_SIZE + 1, self.other)
         try:
-            self._unlock_point = (ristretto.decode(unhexlify(unlock), self._first_roots[DECK_SIZE])
-                                  if isinstance(unlock, str) else None)
+            unlocked = ristretto.decode(unhexlify(unlock), found[DECK_SIZE]) if isinstance(unlock, str) else None
         except ValueError:
-            self._unlock_point = None
-        if self._unlock_point is None:
+            unlocked = None
+        if unlocked is None:
             raise SealError(f"{self.other}'s deck came without the point that opens your cards.")
-        self.first = [None] * DECK_SIZE
-
-    def _first_point(self, i: int):
-        if self.first[i] is None:
-            self.first[i] = _point(self._texts[i], self.other, self._first_roots[i])
-        return self.first[i]
+        points = [_point(part, self.other, root) for part, root in zip(texts, found)]
+        self._take_commitment(commitment)
+        self._texts, self._first_roots, self._unlock_point, self.first = texts, found, unlocked, points
 
     def _lock(self, j: int) -> None:
-        self.final[j] = ristretto.mul(self._key(j), self._first_point(self._order[j]))
+        self.final[j] = ristretto.mul(self._key(j), self.first[self._order[j]])
 
     def _start_final(self) -> None:
         if self.final is None:
@@ -447,7 +441,7 @@ class SealedHand:
         assert self.seat == 1 and self.first is not None and not self.masked
         self._start_final()
         for j in positions:
-            self.final[j] = ristretto.add(self._first_point(self._order[j]), self._mask_point(j))
+            self.final[j] = ristretto.add(self.first[self._order[j]], self._mask_point(j))
         self.masked = list(positions)
         self._masked_texts = [_hex_point(self.final[j]) for j in positions]
         self.masked_roots = roots_text([self.final[j] for j in positions], self._masked_texts)
@@ -513,11 +507,16 @@ class SealedHand:
         their decoding roots (optional); SealError if it is not distinct sealed cards, new to the
         parts before."""
         assert self.seat == 0 and self.final is not None
-        parts = _parts(text, len(positions), self.other, self._seen)
-        for j, part, root in zip(positions, parts, _roots(roots, len(positions), self.other)):
+        for j in positions:
             if j in self.final:
                 raise SealError(f"{self.other} sent position {j + 1} of the deck twice.")
-            self.final[j] = _point(part, self.other, root)
+        seen = set(self._seen)
+        parts = _parts(text, len(positions), self.other, seen)
+        points = [_point(part, self.other, root)
+                  for part, root in zip(parts, _roots(roots, len(positions), self.other))]
+        self._seen = seen  # all of it checked: now it is taken
+        for j, point in zip(positions, points):
+            self.final[j] = point
         if masked:
             self.masked, self._masked_texts = list(positions), parts
 
@@ -620,7 +619,7 @@ class SealedHand:
             lock = lock_of(their_seed)
             if not ristretto.equal(ristretto.mul(lock, self._unlock_point), ristretto.BASE):
                 raise SealError(f"{self.other}'s key for this hand does not match the point it sent to open your cards.")
-            sent = ristretto.mul_sum([(w, self._first_point(i)) for i, w in enumerate(weights)])
+            sent = ristretto.mul_sum([(w, self.first[i]) for i, w in enumerate(weights)])
             made = ristretto.mul(lock, ristretto.mul_sum(
                 [(w, ristretto.CARD_POINTS[c]) for w, c in zip(weights, order)]))
             joint = fairdeal.joint_seed(their_seed, self.seed)

@@ -156,7 +156,13 @@ class HandSealing:
         for position, _ in opens:
             if type(position) is not int or position not in allowed:
                 raise self._fail("@ opened a card it may not open now.")
-        return hand.read_all(opens, roots)
+        cards = hand.read_all(opens, roots)
+        if self.me == 0:  # seat 1 made the final deck: a card read twice is its doing
+            others = [card for j, card in hand.read_cards.items() if j not in cards]
+            if any(card in others for card in cards.values()):
+                raise self._fail("@ opened a card that is elsewhere in this hand, so its deck is not a "
+                                 "shuffle of the cards.")
+        return cards
 
     def _on_deck(self, number: int, message: dict) -> None:
         if self.me != 1 or number in self.hands and self.hands[number].first is not None \

@@ -54,6 +54,9 @@ from engine.sealed_exchange import STARTER, HandSealing, hand_positions
 FORMAT = "cribbage-sealed-2"
 STEPS = ("deck", "final", "head", "open", "proof", "rest", "act", "starter", "go", "reveal", "secret")
 PLAY_CARDS = 8  # cards laid in a two-player hand's play
+MAX_EARLY = 32
+"""Moves of the other side this side holds before it reaches them (a hand has fewer): the other
+side can be a hand ahead only once this side has revealed its own, so no more can be owed."""
 
 
 def without_roots(message: dict) -> dict:
@@ -410,8 +413,13 @@ class SealedGame(HandSealing):
         elif step == "secret":
             self._on_secret(message)
         elif self.early or self.state is None or number > self.state.hand_number or self.hold == "deal":
-            if number < self.hand_number() or number > self.hand_number() + 1:
-                raise self._fail(f"@ sent a move of hand {number} during hand {self.hand_number()}.")
+            current = self.hand_number()
+            if number < current or number > current + 1:
+                raise self._fail(f"@ sent a move of hand {number} during hand {current}.")
+            if number > current and not (self.reveal_sent or self.hold == "deal"):
+                raise self._fail(f"@ sent a move of hand {number} before hand {current} was over.")
+            if len(self.early) >= MAX_EARLY:
+                raise self._fail("@ sent more moves ahead of this side than a hand holds.")
             self.early.append(message)
         else:
             self._take(message)

@@ -32,16 +32,14 @@ The table after every move of a decoded game is ``engine.replay.replay_steps``'s
 (True, True)
 """
 
-from binascii import a2b_base64, b2a_base64
-
-from engine.compat import sha256_hex, utf8_text
+from engine.compat import B64URL_ALPHABET, b64url_bytes, b64url_text, sha256_hex, utf8_text
 from engine.game import PERSON, GameState, IllegalActionError, new_game
 from engine.messages import visible_text
 from engine.players import PLAYER_NAMES
 from engine.record import MAX_NAME, computer_action, replay_moves
 
 CODE_PREFIX = "c1."
-CODE_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+CODE_ALPHABET = frozenset(B64URL_ALPHABET)
 CODE_VERSION = 2
 DECISIONS_ONLY = 1  # the version that wrote down the people's decisions only (still read)
 CHECK_BYTES = 4
@@ -88,8 +86,7 @@ def encode(state: GameState) -> str:
     out.append(bytes(moves))
     body = b"".join(out)
     check = bytes(int(sha256_hex(body)[2 * i:2 * i + 2], 16) for i in range(CHECK_BYTES))
-    text = b2a_base64(body + check).decode("ascii").strip()
-    return CODE_PREFIX + text.replace("+", "-").replace("/", "_").rstrip("=")
+    return CODE_PREFIX + b64url_text(body + check)
 
 
 def _read_text(data: bytes, at: int) -> tuple:
@@ -125,13 +122,12 @@ def _read_seats(code: object) -> tuple:
     text = code[len(CODE_PREFIX):]
     if any(ch not in CODE_ALPHABET for ch in text):
         raise _fail("it is not in the code's alphabet (letters, digits, - and _)")
-    text = text.replace("-", "+").replace("_", "/")
     if len(text) % 4 == 1:  # no whole number of bytes is written so
         raise _fail("it ends too soon")
     try:
-        data = a2b_base64((text + "=" * (-len(text) % 4)).encode("ascii"))
-    except Exception:  # binascii.Error in CPython; MicroPython raises a plain exception
-        raise _fail("it is not in the code's alphabet") from None
+        data = b64url_bytes(text)
+    except ValueError:  # unused bits set: no code is written so
+        raise _fail("its last character is not one a code ends with") from None
     if len(data) < 2 + CHECK_BYTES:
         raise _fail("it is too short")
     body, check = data[:-CHECK_BYTES], data[-CHECK_BYTES:]

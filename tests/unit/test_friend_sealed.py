@@ -42,13 +42,14 @@ def _begin(seed, early=False):
     return [ann, bob]
 
 
-def play(seed, drop=None, reload_at=None, duplicate=False, early=False, discard_at_once=False):
+def play(seed, drop=None, reload_at=None, duplicate=False, early=False, discard_at_once=False, tamper=None):
     """Both pages by their calls, the messages carried as text. ``drop``: (first, last) steps
     during which messages are lost, then each side greets the other (a new connection);
     ``reload_at``: a step at which the worker forgets every game (a page opened again);
     ``duplicate``: every message delivered twice; ``early``: the inviter's first six come in the
-    reply; ``discard_at_once``: the inviter discards before any of its messages has gone. Returns
-    the last answers and every (side, hand, table reply) seen."""
+    reply; ``discard_at_once``: the inviter discards before any of its messages has gone;
+    ``tamper(side, text)``: texts the side is given (and must refuse, or take as harmless) before
+    each genuine one. Returns the last answers and every (side, hand, table reply) seen."""
     pages = _begin(seed, early)
     if discard_at_once:
         sent = pages[0]["send"]
@@ -80,7 +81,15 @@ def play(seed, drop=None, reload_at=None, duplicate=False, early=False, discard_
         acted = False
         for i in (0, 1):
             if queues[i]:
-                pages[i] = friend_sealed.receive({"game": pages[i]["game"], "message": queues[i].pop(0)})
+                text = queues[i].pop(0)
+                for bad in (tamper(i, text) if tamper is not None else ()):
+                    try:
+                        friend_sealed.receive({"game": pages[i]["game"], "message": bad})
+                    except friend.FriendError:
+                        assert_held_as_kept(pages[i]["game"])
+                        continue
+                    friend_sealed._HELD.clear()  # taken (the other side's word): not kept by the page
+                pages[i] = friend_sealed.receive({"game": pages[i]["game"], "message": text})
                 acted = True
                 break
         if acted:
@@ -108,6 +117,15 @@ def play(seed, drop=None, reload_at=None, duplicate=False, early=False, discard_
         if not acted:
             raise AssertionError(f"the game stopped at step {step}")
     raise AssertionError("the game did not end")
+
+
+def assert_held_as_kept(text):
+    """The worker holds the game of the page's ``text`` as that text has it, or not at all."""
+    kept = json.loads(text)
+    key = kept["id"] + ":" + str(kept["game"]["me"])
+    for entry in friend_sealed._HELD:
+        if entry[0] == key:
+            assert entry[2].to_dict() == kept["game"]
 
 
 def test_a_sealed_friend_game_through_the_pages_calls_ends_the_same_and_replays():

@@ -479,9 +479,9 @@ def test_the_points_come_with_their_decoding_roots_and_a_wrong_one_is_refused():
 
     ann, bob = hands()
     index = fairdeal.shuffled_deck(b)[6]  # the card of her deck his position 6 holds
-    bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text(), flipped(ann.first_roots(), index * 64))
     with pytest.raises(SealError, match="Ann's deck holds something that is not a sealed card"):
-        bob.masked_part(theirs)  # the six decoded as the shuffle reaches them: one is refused
+        bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text(), flipped(ann.first_roots(), index * 64))
+    assert bob.first is None and bob.their_commitment is None  # the whole deck checked before any of it is taken
     ann, bob = hands()
     with pytest.raises(SealError, match="came without the point that opens your cards"):
         bob.take_first(ann.first_deck(), ann.commitment, ann.unlock_text(), flipped(ann.first_roots(), 52 * 64))
