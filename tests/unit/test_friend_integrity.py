@@ -190,3 +190,31 @@ def test_a_sealed_save_with_lax_json_is_refused():
     lax = ann["game"][:-1] + ",}"
     with pytest.raises(friend.FriendError, match="not a sealed friend game"):
         friend_sealed.resume({"game": lax})
+
+
+# --- a friend's deck that places the inviter's own card in its hand -----------------------------
+
+
+def test_a_card_the_inviter_holds_opened_as_the_friends_is_refused_whatever_its_cards(monkeypatch):
+    """Bob's shuffle puts Ann's own six (by her deck's indices) in his six. Whatever card he then
+    lays reads as one Ann holds: she refuses it then and there, for any cards she has, and not
+    only when his claim happens to name her card (which would tell him what she holds)."""
+    from engine import sealed
+    from engine.sealed_exchange import hand_positions
+    from engine.sealed_game import public_seed
+    from engine.seeds import own_seed
+    real = sealed.fairdeal.shuffled_deck
+    bob_seed = own_seed(public_seed(A, B), 1, derive_seed("dup", "s1"), 1)
+    dealer = friend_sealed.SealedGame(0, ["Ann", "Bob"], 61, False, public_seed(A, B), "e" * 32,
+                                      [None, None]).dealer_of(1)
+
+    def shuffled(seed):
+        order = list(real(seed))
+        if seed == bob_seed:
+            for mine, hers in zip(hand_positions(1, dealer), hand_positions(0, dealer)):
+                order[mine] = order[hers]
+        return order
+
+    monkeypatch.setattr(sealed.fairdeal, "shuffled_deck", shuffled)
+    with pytest.raises(friend.FriendError, match="elsewhere in this hand"):
+        play("dup")
