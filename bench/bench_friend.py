@@ -256,7 +256,7 @@ def link_game(browser, base: str) -> dict:
     (ann, bob), contexts = open_pair(browser, base, fast=True)
     try:
         started = time.perf_counter()
-        invite_and_accept(ann, bob)
+        invite_and_accept(ann, bob, by_link=True)
         ann.wait_for_selector("#game[data-await='discard']", state="attached", timeout=TIMEOUT_MS)
         if "by link" not in ann.inner_text("#friend-connection"):
             raise AssertionError("the link game connected live: " + ann.inner_text("#friend-connection"))

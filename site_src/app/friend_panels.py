@@ -29,9 +29,12 @@ from table.setup import open_setup
 from table.state import S, cap, make, model_from_view, q, shown
 
 WAITING_REPLY = "Waiting for your friend's reply. Keep this page open to play live."
+NO_OFFER = "Live play could not be offered here; the game goes by link."
+NOT_YET_LIVE = ("Not connected to {} yet. This game's deck is sealed, so it is played over a live "
+                "connection: press Connect live and send the code.")
 WAITING_START = "Waiting for {} to paste your reply\u2026"
 SEALING = "Connected live: sealing the first deal\u2026"
-OPEN_WAIT = 10  # seconds the inviter waits for the live connection before the game goes by link
+OPEN_WAIT = 10  # seconds the inviter waits for the live connection before saying it is not there yet
 
 
 def on_friend_button(event):
@@ -90,13 +93,15 @@ async def make_invite():
     request = {"name": str(q("friend-name").value), "target": target, "muggins": bool(q("friend-muggins").checked)}
     q("friend-make-button").disabled = True
     q("friend-make-message").textContent = "Making the invitation\u2026"
+    live = q("friend-make").querySelector('input[name="friend-way"]:checked').value != "link"
     try:
         request["signal"] = None
-        link = new_link()
-        try:
-            request["signal"] = await link.offer()
-        except (LinkError, ValueError) as error:
-            js.console.warn("No live offer:", str(error))
+        if live:
+            link = new_link()
+            try:
+                request["signal"] = await link.offer()
+            except (LinkError, ValueError) as error:
+                js.console.warn("No live offer:", str(error))
         try:
             made = await bridge.call("friend_invite", request)
         except bridge.EngineError as error:
@@ -116,7 +121,7 @@ async def make_invite():
     address = page_address() + INVITE_MARK + made["invite"]
     q("friend-invite-link").value = address
     q("friend-sent-status").textContent = WAITING_REPLY if request["signal"] else \
-        "Live play could not be offered here; the game goes by link."
+        (NO_OFFER if live else "The game goes by link.")
     q("friend-reply-message").textContent = ""
     q("friend-reply-in").value = ""
     show_panel("friend-sent")
@@ -186,14 +191,19 @@ async def take_reply(text, entry=None):
         ahead = asyncio.create_task(friend_seal.begin_ahead())  # in the worker while the connection opens
         await connect(link, found["signal"])
         answer = await ahead
-        if await link.wait_open(OPEN_WAIT):
-            q("friend-sent-status").textContent = SEALING
-            table = friend_seal.begin(answer)
-            show_sealed(table)
-            if table is None:  # the reply opened no first six: the deal face down, if the cards are slow
-                bridge.launch(friend_seal.preview_later(show_sealed))
-            return True
-        S["friend"]["seal"] = False  # by link: the deal from both secrets, as before
+        opened = await link.wait_open(OPEN_WAIT)
+        q("friend-sent-status").textContent = SEALING if opened else NOT_YET_LIVE.replace("{}", found["name"])
+        table = friend_seal.begin(answer)  # kept: its first messages go as soon as a connection opens
+        show_sealed(table)
+        if table is None:  # the reply opened no first six: the deal face down, if the cards are slow
+            bridge.launch(friend_seal.preview_later(show_sealed))
+        return True
+    if found["signal"]:  # a sealed game (the reply answered a live offer), but no offer is open here
+        S["friend"]["seal"] = True
+        q("friend-sent-status").textContent = NOT_YET_LIVE.replace("{}", found["name"])
+        table = friend_seal.begin(await friend_seal.begin_ahead())
+        show_sealed(table)
+        return True
     reply = await bridge.call("friend_begin", parts())
     seat_table(entry, reply)
     await flow(lambda: took(reply))
@@ -279,9 +289,8 @@ async def accept():
     q("friend-reply-out").value = page_address() + REPLY_MARK + made["reply"]
     q("friend-replied-text").textContent = (
         "Send this reply back to " + found["name"] + ". When " + found["name"]
-        + " pastes it, the game starts here" + (": live if your two devices can connect, or else by a link "
-                                                + found["name"] + " sends you." if request["signal"] else
-                                                ", by a link " + found["name"] + " sends you."))
+        + " pastes it, the game starts here" + (" over a live connection, on a sealed deck: keep this page open."
+                                                if request["signal"] else ", by a link " + found["name"] + " sends you."))
     q("friend-replied-status").textContent = WAITING_START.replace("{}", found["name"])
     show_panel("friend-replied")
     list_games()

@@ -23,6 +23,8 @@ SAME_NETWORK = ("Live play needs both devices on the same network; "
                 "links work from anywhere.")
 LIVE = "Connected live to {}: moves arrive as they are made."
 BY_LINK = "Playing {} by link: after each of your moves, send the link below."
+SEALED_APART = ("Not connected to {}. This game's deck is sealed, so it goes on over a live connection "
+                "only: press Connect live and send the code.")
 
 LIVE_STATE = {"link": None, "inbox": [], "draining": False, "muted": False, "hello": None}
 """The page's direct connection (a peer_link.PeerLink, or None), the messages waiting to be taken,
@@ -143,6 +145,8 @@ def say_connection(reason=""):
     name = other_name()
     if is_live():
         text = LIVE.replace("{}", name)
+    elif S["friend"].get("seal"):
+        text = (reason + " " if reason else "") + SEALED_APART.replace("{}", name)
     elif reason:
         text = reason + " " + BY_LINK.replace("{}", name)
     else:

@@ -139,15 +139,18 @@ def open_pair(browser, base_url, phone=False, slow_seal=False):
 BOARD_NAMES = "() => [...document.querySelectorAll('#board .crib-board-name')].map((e) => e.textContent).join(',')"
 
 
-def invite_and_accept(ann, bob, target="61", live=False):
+def invite_and_accept(ann, bob, target="61", live=False, by_link=False):
     """Ann invites from the game page, Bob accepts from the link, Ann pastes the reply. ``live``:
-    Bob's page draws the game's board (the players, the target) while his reply waits."""
+    Bob's page draws the game's board (the players, the target) while his reply waits;
+    ``by_link``: Ann chooses to play by links (no connection is offered)."""
     ann.goto("/")
     ui_ready(ann)
     engine_ready(ann)
     ann.click("#friend-button")
     ann.fill("#friend-name", "Ann")
     ann.check(f"input[name='friend-target'][value='{target}']")
+    if by_link:
+        ann.check("input[name='friend-way'][value='link']")
     ann.click("#friend-make-button")
     ann.wait_for_function("document.getElementById('friend-invite-link').value.length > 0")
     invite = ann.input_value("#friend-invite-link")
@@ -468,7 +471,7 @@ def test_a_whole_friend_game_by_links_only(link_browser, base_url):
     (ann, bob), watches, contexts = open_pair(link_browser, base_url)
     for watch in watches:
         watch.allow(r"WebRTC|ICE|mDNS|\.local")  # the direct connection cannot be made here
-    invite_and_accept(ann, bob)
+    invite_and_accept(ann, bob, by_link=True)
     ann.wait_for_selector("#game[data-await='discard']", state="attached")
     assert "by link" in ann.inner_text("#friend-connection")
     last = [-1, -1]
@@ -505,7 +508,7 @@ def test_a_hostile_text_is_refused_and_the_game_goes_on(link_browser, base_url, 
     (ann, bob), watches, contexts = open_pair(link_browser, base_url)
     for watch in watches:
         watch.allow(r"WebRTC|ICE|mDNS|\.local|Friend message refused")
-    invite_and_accept(ann, bob)
+    invite_and_accept(ann, bob, by_link=True)
     ann.wait_for_selector("#game[data-await='discard']", state="attached")
     before = ann_game_text(ann)
     ann.fill("#friend-paste", text)

@@ -1,0 +1,89 @@
+"""A cheating friend's page: a script wrapped around its data channel, or messages it makes with the engine.
+
+What it tries is what a hostile tester tried: to start a live game on an unsealed deck (whose
+every card the cheater can work out) in place of the sealed one the reply agreed, or to swap
+the honest side's game for one of its own making in the middle of a sealed game. Each is refused
+on the honest page with a sentence, and its game stays as it was.
+"""
+
+from __future__ import annotations
+
+import json
+
+from engine import friend, share
+from engine.game import PERSON, new_game
+from tests.e2e.test_friend_play import invite_and_accept, live_browser, open_pair  # noqa: F401 (a fixture)
+
+DOWNGRADE = """
+(() => {
+  // The inviter's page sends the plain greeting with its secret in place of its sealed deck's
+  // first message, and none of the sealed deck's messages.
+  const send = RTCDataChannel.prototype.send;
+  let greeted = false;
+  RTCDataChannel.prototype.send = function (data) {
+    const kept = [];
+    for (const text of String(data).split("\\n")) {
+      if (!text.includes('"t":"seal')) { kept.push(text); continue; }
+      if (greeted) continue;
+      greeted = true;
+      const games = JSON.parse(localStorage.getItem("cribbage.friends.v1")).games;
+      const entry = Object.values(games).find((e) => e.seat === 0);
+      kept.push(JSON.stringify({t: "hello", id: entry.id, n: 0, secret: entry.secret}));
+    }
+    if (kept.length) return send.call(this, kept.join("\\n"));
+  };
+})();
+"""
+
+ENTRY = "() => Object.values(JSON.parse(localStorage.getItem('cribbage.friends.v1')).games)[0]"
+HAND = "() => [...document.querySelectorAll('#my-hand [data-card]')].map((e) => e.dataset.card).join(',')"
+
+
+def _unsealed_code(entry: dict) -> tuple:
+    """A game of the cheater's making for the pair of texts: dealt from both game secrets (the
+    inviter's own and the friend's, from its reply), so the cheater knows every card of it. Its
+    game id, code and state."""
+    invite = friend.read_invite(entry["invite"])
+    reply = friend.read_reply(entry["reply"], invite)
+    state = new_game(seed=friend.game_seed(entry["secret"], reply["secret"]), target=invite["target"],
+                     muggins=invite["muggins"], players=2, seats=[PERSON, PERSON],
+                     names=[invite["name"], reply["name"]])
+    return invite["id"], share.encode(state), state
+
+
+def test_a_live_game_begun_on_an_unsealed_deck_is_refused_by_the_friend(live_browser, base_url):
+    (ann, bob), watches, contexts = open_pair(live_browser, base_url)
+    ann.add_init_script(DOWNGRADE)
+    watches[1].allow(r"Friend message refused")
+    invite_and_accept(ann, bob)
+    bob.wait_for_function("""() => ['friend-refused', 'friend-replied-status'].some((id) =>
+        document.getElementById(id).textContent.includes('agreed a sealed deck'))""", timeout=30_000)
+    assert bob.evaluate(ENTRY)["game"] is None  # no game was started on Bob's side
+    assert not bob.evaluate(HAND)
+    # The same start by link: a move link of an unsealed game for this pair.
+    _, code, _ = _unsealed_code(ann.evaluate(ENTRY))
+    bob.evaluate("(text) => { window.location.hash = text; }", "#play=" + code)
+    bob.wait_for_function("""() => ['friend-refused', 'friend-replied-status', 'setup-message'].some((id) =>
+        (document.getElementById(id) || {textContent: ''}).textContent.includes('agreed a sealed deck'))""",
+                          timeout=30_000)
+    assert bob.evaluate(ENTRY)["game"] is None
+    for context in contexts:
+        context.close()
+
+
+def test_an_unsealed_sync_inside_a_sealed_game_is_refused_and_the_hand_stays(live_browser, base_url):
+    (ann, bob), watches, contexts = open_pair(live_browser, base_url)
+    watches[1].allow(r"Friend message refused")
+    invite_and_accept(ann, bob)
+    for page in (ann, bob):
+        page.wait_for_function(f"({HAND})().split(',').length === 6", timeout=60_000)
+    before = bob.evaluate(HAND)
+    gid, code, _ = _unsealed_code(ann.evaluate(ENTRY))
+    ann.evaluate("(text) => window.__channels.filter((c) => c.readyState === 'open').at(-1).send(text)",
+                 json.dumps({"t": "sync", "id": gid, "code": code}))
+    bob.wait_for_function("document.getElementById('friend-refused').textContent.includes('agreed a sealed deck')",
+                          timeout=30_000)
+    assert bob.evaluate(HAND) == before
+    assert json.loads(bob.evaluate(ENTRY)["sealed"])["format"] == "cribbage-sealed-friend-2"
+    for context in contexts:
+        context.close()
