@@ -18,6 +18,7 @@ import board
 import bridge
 import friend_seal
 import friend_store
+import friend_tabs
 from table import store
 from friend_live import connect, new_link, show_sealed
 from friend_seat import (INVITE_MARK, LIVE_STATE, REPLY_MARK, other_name, page_address, parts, seat_table,
@@ -116,6 +117,7 @@ async def make_invite():
     entry = {"id": made["id"], "seat": 0, "invite": made["invite"], "reply": None, "secret": made["secret"],
              "names": [request["name"].strip(), None], "target": target, "muggins": request["muggins"],
              "game": None, "meta": None, "turn": "Waiting for the reply", "seal_secret": made["seal_secret"]}
+    friend_tabs.claim(entry["id"])
     friend_store.put(entry)
     S["pending"] = entry
     address = page_address() + INVITE_MARK + made["invite"]
@@ -180,6 +182,7 @@ async def take_reply(text, entry=None):
         message.textContent = cap(error.message)
         return False
     message.textContent = ""
+    friend_tabs.claim(entry["id"])
     entry["reply"] = text.strip()[text.strip().rfind("fr1."):]
     entry["names"] = [entry["names"][0], found["name"]]
     friend_store.put(entry)
@@ -283,6 +286,7 @@ async def accept():
              "names": [found["name"], request["name"].strip()], "target": found["target"],
              "muggins": found["muggins"], "game": None, "meta": None, "turn": "Waiting for the first move",
              "seal_secret": made["seal_secret"]}
+    friend_tabs.claim(entry["id"])
     friend_store.put(entry)
     S["friend"] = dict(entry)
     LIVE_STATE["hello"] = (made["id"], made["hello"])  # sent as the connection opens (greet)
@@ -339,7 +343,10 @@ def on_games_click(event):
 
 
 async def open_entry(entry):
-    """Put a friend game kept on this device back at the table (or its waiting panel)."""
+    """Put a friend game kept on this device back at the table (or its waiting panel): True, or
+    False when another tab plays it (this tab then offers to take it over: friend_tabs.py)."""
+    if not await friend_tabs.may_open(entry["id"]):
+        return False
     if not entry.get("game") and not entry.get("sealed"):
         S["friend"] = dict(entry)
         if entry["seat"] == 0:
@@ -351,7 +358,7 @@ async def open_entry(entry):
         else:
             q("friend-reply-out").value = page_address() + REPLY_MARK + entry["reply"]
             show_panel("friend-replied")
-        return
+        return True
     S["friend"] = dict(entry)
     try:
         if entry.get("sealed"):
@@ -362,15 +369,16 @@ async def open_entry(entry):
         if error.kind != "bad_input":
             raise
         show_setup_note("This friend game could not be read: " + error.message)
-        return
+        return True
     if reply is None:  # a sealed game whose first deal is not sealed yet: it comes over the connection
         S["friend"]["seal"] = True
         q("friend-sent-status").textContent = SEALING
         show_panel("friend-sent" if entry["seat"] == 0 else "friend-replied")
-        return
+        return True
     seat_table(entry, reply)
     S["model"] = model_from_view(reply["view"])
     reply["events"] = []
     await flow(lambda: took(reply))
     announce("Your game with " + other_name() + " is as you left it.")
+    return True
 

@@ -15,12 +15,15 @@ other page over the connection when it is open; otherwise the page shows a move 
 ``friend_open_link``, which refuse anything that is not the next legal move of the other seat.
 """
 
+import asyncio
+
 import js
 from dom import create_proxy, window
 
 import bridge
 import friend_seal
 import friend_store
+import friend_tabs
 import peer_sdp
 from friend_live import on_chat, on_friend_turn, on_mute, on_phrase, on_reconnect, open_connection
 from friend_panels import (invite_again, list_games, on_accept, on_back, on_friend_button, on_games_click, on_make,
@@ -28,7 +31,7 @@ from friend_panels import (invite_again, list_games, on_accept, on_back, on_frie
 from friend_seat import (CONNECT_MARK, INVITE_MARK, LIVE_STATE, PLAY_MARK, REPLY_MARK, adopt, is_live,
                          other_name, page_address, parts, refuse, send, settle, show_setup_note)
 from table.flow import flow
-from table.prompt import WAITING_HOOKS, announce
+from table.prompt import WAITING_HOOKS, announce, set_waiting
 from table.setup import AGAIN_HOOKS
 from table.state import S, cap, q, shown
 
@@ -111,7 +114,8 @@ async def open_move(code):
         show_setup_note("This link is for a friend game that was not started on this device.")
         return
     if S["friend"] is None or S["friend"]["id"] != entry["id"] or S.get("slot") != "friend":
-        await open_entry(entry)
+        if not await open_entry(entry):
+            return
     await flow(lambda: follow_link(code))
 
 
@@ -131,12 +135,12 @@ async def follow_link(code):
 
 
 async def resume_current():
-    """After a reload: the friend game this device was playing, back at the table (True), if any."""
+    """After a reload: the friend game this device was playing, back at the table (True), if any
+    and if no other tab plays it."""
     entry = friend_store.get(friend_store.current() or "")
     if entry is None or not entry.get("game"):
         return False
-    await open_entry(entry)
-    return True
+    return await open_entry(entry)  # False while another tab plays it: this tab offers to take it over
 
 
 async def open_address():
@@ -150,6 +154,33 @@ async def open_address():
     await open_text(mark)
     list_games()
     return True
+
+
+def on_game_taken(game_id):
+    """Another tab now plays this tab's friend game: this one stops (no connection, no move)."""
+    if S["friend"] is None or S["friend"]["id"] != game_id:
+        return
+    link = LIVE_STATE["link"]
+    LIVE_STATE["link"] = None
+    if link is not None:
+        link.close()
+    S["readonly"] = True
+    set_waiting("")
+    q("prompt").textContent = "This game is being played in another tab."
+
+
+def on_game_taken_here(game_id):
+    """The player takes a friend game here (over from another tab, or back): it is opened again
+    from what the device keeps."""
+    S["readonly"] = False
+    bridge.launch(_open_taken(game_id))
+
+
+async def _open_taken(game_id):
+    await asyncio.sleep(friend_tabs.ASK_WAIT)  # the tab that played it has written its last move
+    entry = friend_store.get(game_id)
+    if entry is not None:
+        await open_entry(entry)
 
 
 def on_hash_change(event):
@@ -179,6 +210,7 @@ def setup():
         bridge.on("#" + name, "click", on_copy)
     LIVE_STATE["hash_listener"] = create_proxy(on_hash_change)
     js.window.addEventListener("hashchange", LIVE_STATE["hash_listener"])  # via pyscript's window it loses "this"
+    friend_tabs.start(on_game_taken, on_game_taken_here)
     WAITING_HOOKS.append(on_turn)
     AGAIN_HOOKS.append(invite_again)
     list_games()

@@ -79,8 +79,16 @@ def get(game_id):
     return _games().get(game_id)
 
 
+LOST = []
+"""Ids of friend games another tab has taken from this one (friend_tabs.py): nothing of them is
+written here until this tab takes them back."""
+
+
 def put(entry):
-    """Keep an entry (replacing the one with its id); the oldest beyond MAX_GAMES are dropped."""
+    """Keep an entry (replacing the one with its id); the oldest beyond MAX_GAMES are dropped.
+    False (nothing written) for a game another tab plays now (``LOST``)."""
+    if entry.get("id") in LOST:
+        return False
     games = _games()
     entry = dict(entry)
     entry["time"] = int(js.Date.now())

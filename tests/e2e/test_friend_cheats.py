@@ -36,6 +36,7 @@ DOWNGRADE = """
 """
 
 ENTRY = "() => Object.values(JSON.parse(localStorage.getItem('cribbage.friends.v1')).games)[0]"
+NOTICE = "#friend-tab-notice:not([hidden])"
 HAND = "() => [...document.querySelectorAll('#my-hand [data-card]')].map((e) => e.dataset.card).join(',')"
 
 
@@ -85,5 +86,30 @@ def test_an_unsealed_sync_inside_a_sealed_game_is_refused_and_the_hand_stays(liv
                           timeout=30_000)
     assert bob.evaluate(HAND) == before
     assert json.loads(bob.evaluate(ENTRY)["sealed"])["format"] == "cribbage-sealed-friend-2"
+    for context in contexts:
+        context.close()
+
+
+def test_a_friend_game_open_in_a_second_tab_is_played_in_one_place(live_browser, base_url):
+    (ann, bob), watches, contexts = open_pair(live_browser, base_url)
+    invite_and_accept(ann, bob)
+    for page in (ann, bob):
+        page.wait_for_function(f"({HAND})().split(',').length === 6", timeout=60_000)
+    second = contexts[1].new_page()
+    second.goto("/")
+    second.wait_for_selector(NOTICE, timeout=30_000)
+    assert "open in another tab" in second.inner_text(NOTICE)
+    assert not second.evaluate(HAND)  # not opened here: no second copy plays it
+    assert bob.get_attribute("#game", "data-await") in ("discard", "friend")  # still playing there
+    second.click(NOTICE + " .store-take-back")  # "Play it here"
+    second.wait_for_function(f"({HAND})().split(',').length === 6", timeout=30_000)
+    bob.wait_for_selector(NOTICE, timeout=30_000)
+    assert "now being played in another tab" in bob.inner_text(NOTICE)
+    assert bob.get_attribute("#game", "data-await") in ("", None)
+    before = bob.evaluate(ENTRY)["sealed"]
+    bob.click(NOTICE + " .store-take-back")  # and back again: the second tab stops in turn
+    second.wait_for_selector(NOTICE, timeout=30_000)
+    bob.wait_for_function(f"({HAND})().split(',').length === 6", timeout=30_000)
+    assert bob.evaluate(ENTRY)["sealed"] == before
     for context in contexts:
         context.close()
