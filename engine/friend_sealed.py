@@ -40,7 +40,7 @@ from engine.game import IllegalActionError
 from engine.narration import Seating, card_info, event_cards, view_cards
 from engine.sealed import SealError
 from engine.sealed_exchange import hand_positions
-from engine.sealed_game import SealedGame, from_dict, public_seed, without_roots
+from engine.sealed_game import SealedGame, as_sent, from_dict, public_seed
 from engine.seeds import INVITER_DEALS, derive_seed
 
 FORMAT = "cribbage-sealed-friend-2"
@@ -113,7 +113,7 @@ def _held(request: dict) -> tuple:
 
 def _wrap(kept: dict, message: dict) -> str:
     text = canonical_json({"t": SEAL, "id": kept["id"], "q": len(kept["sent"]), "m": message})
-    kept["sent"].append(without_roots(message))  # sent again after a reconnection, roots or not
+    kept["sent"].append(as_sent(message))  # sent again after a reconnection (a deck's proof made again)
     return text
 
 
@@ -362,7 +362,7 @@ def _take(kept: dict, game: SealedGame, text: object, send: list) -> bool:
         got = message.get("got")
         if type(got) is not int or not 0 <= got <= len(kept["sent"]):
             raise FriendError("The other page's greeting does not fit this game.")
-        send.extend(canonical_json({"t": SEAL, "id": kept["id"], "q": q, "m": kept["sent"][q]})
+        send.extend(canonical_json({"t": SEAL, "id": kept["id"], "q": q, "m": game.with_proof(kept["sent"][q])})
                     for q in range(got, len(kept["sent"])))
         return True
     place, inner = message.get("q"), message.get("m")

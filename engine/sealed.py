@@ -74,7 +74,7 @@ cards are hidden from their own discarders (they chose them).
 from hashlib import sha256
 from binascii import hexlify, unhexlify
 
-from engine import fairdeal, ristretto
+from engine import fairdeal, ristretto, shuffle_proof
 from engine.fairdeal import DECK_SIZE
 
 POINT_BYTES = 32
@@ -193,7 +193,7 @@ def prepare(seed: str, seat: int = 0, positions: "list | None" = None) -> None:
     seat 1's masks ``r_j * BASE`` for ``positions`` (by default those of either hand, 0..11)."""
     hand = SealedHand(seat, seed, "")
     if seat == 0:
-        made = [hand.first_deck(), hand.first, hand.unlock_text(), hand.first_roots()]
+        made = [hand.first_deck(), hand.first, hand.unlock_text(), hand.first_roots(), hand.shuffle_text()]
     else:
         made = [{j: hand._mask_point(j) for j in (range(2 * MASKED) if positions is None else positions)}]
     _PREPARED.append([seat, hand.seed] + made)
@@ -317,9 +317,14 @@ class SealedHand:
         self._masks: dict = {}  # seat 1: position -> r_j * BASE
         self._unmasks: dict = {}  # seat 1: position -> r_j * U
         self._unlock_point = None  # seat 1: seat 0's U
+        self._shuffle_text = None  # seat 0: the proof its deck holds each card once (shuffle_proof)
+        self._proving = None  # seat 0: that proof in the making (shuffle_proof.proving)
+        self._shuffle = None  # seat 1: seat 0's proof, as it came, until it is checked
+        self.checked = False  # seat 1: seat 0's deck shown to hold each card once, under one lock
         made = _prepared(seat, self.seed)
         if made is not None and seat == 0:
             self._first_text, self._made, self._unlock_text, self._roots_text = made[0], list(made[1]), made[2], made[3]
+            self._shuffle_text = made[4]
         elif made is not None:
             self._masks = made[0]
 
@@ -376,6 +381,42 @@ class SealedHand:
             self.first = self._made
         return self.first is not None
 
+    def shuffle_step(self) -> bool:
+        """Seat 0, once its deck is locked: the next step of the proof that the deck holds each
+        card once under its one lock (``shuffle_proof``); True once the proof is made."""
+        assert self.seat == 0 and self.first is not None
+        if self._shuffle_text is not None:
+            return True
+        if self._proving is None:
+            unlock = ristretto.decode(unhexlify(self.unlock_text()))
+            self._proving = shuffle_proof.proving(lambda label: _scalar(self.seed, "shuffle:" + label),
+                                                  self._secret, self._order, self.first, unlock)
+        text = next(self._proving)
+        if text is not None:
+            self._shuffle_text, self._proving = text, None
+        return self._shuffle_text is not None
+
+    def shuffle_text(self) -> str:
+        """Seat 0: the proof that its deck holds each card once, as its first message carries it."""
+        self.first_deck()
+        while not self.shuffle_step():
+            pass
+        return self._shuffle_text
+
+    def check_shuffle(self) -> None:
+        """Seat 1: check seat 0's proof that its deck holds the 52 cards, each once, under the one
+        lock ``U`` opens (the weights of the check drawn from this side's own seed); SealError if
+        it does not hold. Done before this side sends anything after reading its cards, so that
+        whether it goes on never depends on which cards it holds. A proof checked is let go."""
+        if self.checked:
+            return
+        if self._shuffle is not None and not shuffle_proof.holds(self.first, self._unlock_point, self._shuffle,
+                                                                  self.seed):
+            raise SealError(f"{self.other}'s deck is not the 52 cards each locked once under one lock, so "
+                            "it could have been made to tell what you hold: the hand cannot go on.")
+        self._shuffle = None
+        self.checked = True
+
     def first_deck(self) -> str:
         """Seat 0: the deck shuffled and locked, as the first message carries it."""
         while not self.first_step():
@@ -392,11 +433,17 @@ class SealedHand:
             self._roots_text = roots_text(self.first + [ristretto.decode(unhexlify(texts[-1]))], texts)
         return self._roots_text
 
-    def take_first(self, text: object, commitment: object, unlock: object, roots: object = None) -> None:
-        """Seat 1: seat 0's deck, its commitment, its ``U`` and their decoding roots (optional);
-        SealError if the deck is not 52 distinct sealed cards or ``U`` is no point. Every point is
-        decoded here (a root makes that a check), so nothing of a damaged deck is taken."""
+    def take_first(self, text: object, commitment: object, unlock: object, roots: object = None,
+                   shuffle: object = None) -> None:
+        """Seat 1: seat 0's deck, its commitment, its ``U``, their decoding roots (optional) and
+        the proof that the deck holds each card once (``shuffle_proof``, checked by
+        ``check_shuffle``; None: a deck taken up again from this side's own record, its proof
+        checked when it came); SealError if the deck is not 52 distinct sealed cards, ``U`` is no
+        point or the proof is missing. Every point is decoded here (a root makes that a check), so
+        nothing of a damaged deck is taken."""
         assert self.seat == 1
+        if shuffle is not None and (not isinstance(shuffle, str) or len(shuffle) != shuffle_proof.PROOF_HEX):
+            raise SealError(f"{self.other}'s deck came without the proof that it holds each card once.")
         texts = _parts(text, DECK_SIZE, self.other, set())
         found = _roots(roots, DECK_SIZE + 1, self.other)
         try:
@@ -408,6 +455,7 @@ class SealedHand:
         points = [_point(part, self.other, root) for part, root in zip(texts, found)]
         self._take_commitment(commitment)
         self._texts, self._first_roots, self._unlock_point, self.first = texts, found, unlocked, points
+        self._shuffle = shuffle
 
     def _lock(self, j: int) -> None:
         self.final[j] = ristretto.mul(self._key(j), self.first[self._order[j]])

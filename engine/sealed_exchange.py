@@ -37,7 +37,8 @@ class HandSealing:
     """The sealing of each hand, for one side of a sealed game (see the module docstring).
 
     It works on the game's own fields (``me``, ``other``, ``names``, ``public``, ``secret``,
-    ``opens``, ``hands``, ``ready``, ``deferred``, ``outbox``, ``first_hand``) and calls back
+    ``opens``, ``hands``, ``ready``, ``deferred``, ``outbox``, ``first_hand``, ``log``,
+    ``replaying``) and calls back
     the game's ``hand_number``, ``_hand_ready`` (this side's six are read) and ``_keep`` (a call
     for the game's log).
     """
@@ -109,11 +110,15 @@ class HandSealing:
         hand = self.hands[number]
         _, head, rest = self._parts(number)
         if what is None:
-            if not hand.first_step():
+            if not hand.first_step() or not hand.shuffle_step():
                 return False
             self.deferred.pop(0)
             self._send("deck", number, {"commit": hand.commitment, "deck": hand.first_deck(),
-                                        "unlock": hand.unlock_text(), "roots": hand.first_roots()})
+                                        "unlock": hand.unlock_text(), "roots": hand.first_roots(),
+                                        "shuffle": hand.shuffle_text()})
+        elif what == "check":
+            self.deferred.pop(0)
+            self._check_shuffle(number)
         elif what == "masks":
             self.deferred.pop(0)
             hand.make_masks(head)
@@ -133,12 +138,25 @@ class HandSealing:
                 self._rest_held.append(number)  # sent once the proof has come
         return True
 
+    def _check_shuffle(self, number: int) -> None:
+        """Seat 1: seat 0's proof that hand ``number``'s deck holds each card once, checked now if
+        it is not yet; the proof is then let go, in the game's log too (its record: a deck taken up
+        again from it was checked when it came)."""
+        if (number, "check") in self.deferred:
+            self.deferred.remove((number, "check"))
+        self.hands[number].check_shuffle()
+        for kind, at, item in self.log:
+            if kind == "r" and at == number and item.get("s") == "deck":
+                item.pop("shuffle", None)
+
     def _send_rest(self, number: int) -> None:
         """Seat 1: the rest of hand ``number``'s deck now, if it is still waiting (before its first
         move of the hand: seat 0's own cards are in it, which seat 0 opens when it lays them),
         once the openings of its six are proved right (seat 0 sends the proof before it moves)."""
         if self.me == 1 and not self.hands[number].proved:
             raise self._fail("@ has not shown that it opened your cards right, so this hand cannot go on.")
+        if self.me == 1:
+            self._check_shuffle(number)  # before anything this side sends once it has read its cards
         if (number, "rest") in self.deferred:
             self.deferred.remove((number, "rest"))
             hand = self.hands[number]
@@ -170,7 +188,8 @@ class HandSealing:
             raise self._fail(f"@ sent a deck for hand {number} out of turn.")
         self._seal(number)
         hand = self.hands[number]
-        hand.take_first(message.get("deck"), message.get("commit"), message.get("unlock"), message.get("roots"))
+        hand.take_first(message.get("deck"), message.get("commit"), message.get("unlock"), message.get("roots"),
+                        message.get("shuffle", None if self.replaying else ""))
         first, head, _ = self._parts(number)  # seat 0's six, opened at once: that takes no arithmetic
         self._send("final", number, {"commit": hand.commitment, "open": [[j, hand.own_index(j)] for j in first]})
         if (number, "masks") in self.deferred:  # not worked out ahead: made now
@@ -178,6 +197,7 @@ class HandSealing:
         masked = hand.masked_part(head)  # its own six, masked: additions only
         self._send("head", number, {"deck": masked, "roots": hand.masked_roots})
         self.deferred.insert(0, (number, "unmask"))  # while seat 0 works on its openings
+        self.deferred.insert(1, (number, "check"))  # then its deck's proof, before anything is sent on it
 
     def _on_final(self, number: int, message: dict) -> None:
         hand = self.hands.get(number)
@@ -219,7 +239,12 @@ class HandSealing:
         positions = hand_positions(1, self.dealer_of(number))
         if (number, "unmask") in self.deferred:  # not worked out yet: read takes the masks off itself
             self.deferred.remove((number, "unmask"))
-        if sorted(self._read_opens(hand, message.get("open"), positions, message.get("roots"))) != positions:
+        try:
+            read = self._read_opens(hand, message.get("open"), positions, message.get("roots"))
+        except SealError:
+            self._check_shuffle(number)  # a deck that is not the cards is said as such, whatever the card
+            raise
+        if sorted(read) != positions:
             raise self._fail("@ did not open all of your cards.")
         hand.take_opened(message["open"])
         self.deferred.append((number, "rest"))

@@ -65,6 +65,12 @@ def without_roots(message: dict) -> dict:
     return message if "roots" not in message else {key: value for key, value in message.items() if key != "roots"}
 
 
+def as_sent(message: dict) -> dict:
+    """A message this side sent, as it keeps it to send again: without roots, nor the proof of
+    its deck, which it makes again if it is ever asked for (``with_proof``)."""
+    return {key: value for key, value in message.items() if key not in ("roots", "shuffle")}
+
+
 def public_seed(inviter_secret: str, friend_secret: str, early: bool = False) -> str:
     """A sealed game's seed while it is played (its cut follows from it; its hands do not);
     ``early``: the inviter's first six come in the reply (``seeds.SEALED_EARLY_PREFIX``)."""
@@ -143,6 +149,7 @@ class SealedGame(HandSealing):
         self._first_dealer = fairdeal.cut_for_deal(cut_seed(public), 2).dealer
         self.first_hand = 1  # the hand this object's log starts at (``to_dict``)
         self.log: list = []  # this side's calls since then: ["r" | "a" | "w", hand number, message or action]
+        self.replaying = False  # the calls of the log being made again (from_dict)
         self.opens = list(opens) if opens is not None else None
         self._seal(1)
         self._open_early()
@@ -561,6 +568,13 @@ class SealedGame(HandSealing):
 
     # --- keeping the game on the device ----------------------------------------------------
 
+    def with_proof(self, message: dict) -> dict:
+        """A message this side kept (``as_sent``), to send again: a deck of a hand still sealed with
+        its proof, made again (the same proof: its secrets come from the hand's seed)."""
+        if message.get("s") != "deck" or "shuffle" in message or message.get("k") not in self.hands:
+            return message
+        return dict(message, shuffle=self.hands[message["k"]].shuffle_text())
+
     def to_dict(self) -> dict:
         """The game as this side keeps it (JSON-ready; it holds this side's secret: never send
         it): the finished hands' moves and checked seeds, and this side's calls since."""
@@ -586,6 +600,7 @@ def from_dict(data: object) -> SealedGame:
         game.first_hand = data["first_hand"]
         game._seal(game.first_hand)
         game._open_early()
+        game.replaying = True
         for kind, _, item in data["log"]:
             if kind == "r":
                 game.receive(item)
@@ -595,5 +610,6 @@ def from_dict(data: object) -> SealedGame:
                 game._work_whole()
     except (KeyError, TypeError, IllegalActionError, IndexError):
         raise SealError("This sealed friend game is damaged.") from None
+    game.replaying = False
     game.outbox, game.events = [], []
     return game

@@ -269,7 +269,10 @@ def test_a_duplicated_card_in_a_shuffle_is_refused_at_once():
     _refused(tamper, "Ann's deck holds the same sealed card twice")
 
 
-def test_a_shuffle_with_a_card_locked_again_is_found_at_the_check(monkeypatch):
+NOT_THE_CARDS = "Ann's deck is not the 52 cards each locked once under one lock"
+
+
+def test_a_shuffle_with_a_card_locked_again_is_refused_by_its_proof(monkeypatch):
     honest = SealedHand.first_deck
     calls = []
 
@@ -282,7 +285,40 @@ def test_a_shuffle_with_a_card_locked_again_is_found_at_the_check(monkeypatch):
         return text
 
     monkeypatch.setattr(SealedHand, "first_deck", relocking)
-    _refused(None, "Ann's shuffle is not the one its key makes")
+    _refused(None, NOT_THE_CARDS)
+
+
+FIVES = [c for c in range(52) if RANK_OF[c] == 4]
+
+
+@pytest.mark.parametrize("seed", ["guess-%d" % k for k in range(8)])
+def test_a_deck_with_the_fives_locked_otherwise_stops_the_friend_the_same_way_whatever_it_holds(monkeypatch, seed):
+    """Ann locks the four fives under another key (her proof made honestly over that deck, as
+    well as any could be). Bob stops with the same sentence in every deal, holding a five or not,
+    and sends nothing once he has read his cards: Ann learns nothing of his hand."""
+    honest = SealedHand.first_deck
+
+    def relocking(self):
+        text = honest(self)
+        if self.seat == 0 and self.first is not None and not getattr(self, "relocked", False):
+            self.relocked = True
+            self.first = [ristretto.mul(self._secret + 1, ristretto.CARD_POINTS[c]) if c in FIVES else point
+                          for c, point in zip(self._order, self.first)]
+            text = self._first_text = sealed.deck_text(self.first)
+            self._shuffle_text = self._proving = None  # its proof made over this deck
+        return text
+
+    monkeypatch.setattr(SealedHand, "first_deck", relocking)
+    sent = []
+
+    def watch(sender, message):
+        sent.append((sender, message["s"], message["k"]))
+        return message
+
+    with pytest.raises(SealError, match=NOT_THE_CARDS):
+        play(seed, 61, tamper=watch)
+    opened = next(k for k, (sender, step, number) in enumerate(sent) if step == "open" and number == 1)
+    assert [step for sender, step, number in sent[opened:] if sender == 1 and number == 1] == []
 
 
 def test_a_wrong_opening_is_refused():
