@@ -133,9 +133,9 @@ def proving(nonce, lock: int, order: list, deck: list, unlock):
     folded = 0  # the chain's multiple of B so far
     w_at = [nonce("w':%d" % i) for i in range(N)]
     w_chain = [nonce("w^:%d" % i) for i in range(N)]
-    for i in range(N):
-        links.append(ristretto.mul_sum([(w_chain[i], base), (w_at[i], last)]))
-        last = ristretto.mul_sum([(chain_blinds[i], base), (e_at[i], last)])
+    for i in range(N):  # multiples of B from its table; e'_i has 128 bits: half a multiplication
+        links.append(ristretto.add(ristretto.mul(w_chain[i], base), ristretto.mul(w_at[i], last)))
+        last = ristretto.add(ristretto.mul(chain_blinds[i], base), ristretto.mul(e_at[i], last))
         chain.append(last)
         folded = (chain_blinds[i] + e_at[i] * folded) % order_
         if i % (STEP_MULTIPLIES // 4) == STEP_MULTIPLIES // 4 - 1:

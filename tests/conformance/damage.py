@@ -250,9 +250,51 @@ def stats_damage():
     return out
 
 
+def friend_damage():
+    """Friend texts spoiled: invitations and replies (base64 of every length, lax JSON inside),
+    messages between the pages (lax JSON, wrong kinds, an unsealed start of a sealed game), a
+    sealed game's first messages and its save: (label, endpoint, request) triples."""
+    from engine import friend, friend_sealed
+    a, b = "1" * 32, "2" * 32
+    link = friend.make_invite("Ann", 61, False, a)
+    live = friend.make_invite("Ann", 61, False, a, "o1.offer", "3" * 32)
+    link_reply = friend.make_reply(friend.read_invite(link), "Bob", b)
+    live_reply = friend.make_reply(friend.read_invite(live), "Bob", b, "a1.answer")
+    gid = friend.read_invite(link)["id"]
+    items = []
+    body = link[len(friend.INVITE_PREFIX):]
+    for cut in (1, 2, 3, 5, 6, 7):
+        items.append(("invite cut %d" % cut, "friend_read_invite", {"invite": friend.INVITE_PREFIX + body[:-cut]}))
+    for name, inner in (("trailing comma", '{"v":1,}'), ("leading zero", '{"v":01}'), ("bad escape", '{"v":"\\d"}'),
+                        ("nan", '{"v":NaN}'), ("single quotes", "{'v':1}"), ("duplicate", '{"v":1,"v":1}')):
+        text = friend.INVITE_PREFIX + b2a_base64(inner.encode("utf-8")).decode("ascii").strip().rstrip("=")
+        items.append(("invite " + name, "friend_read_invite", {"invite": text.replace("+", "-").replace("/", "_")}))
+    items.append(("reply cut", "friend_read_reply", {"invite": link, "reply": link_reply[:-1]}))
+    parts = {"invite": link, "reply": link_reply, "seat": 1, "secret": b, "game": None}
+    for name, message in (("lax json", '{"t":"chat","id":"%s","text":"hi",}' % gid),
+                          ("leading zero", '{"t":"hello","id":"%s","n":01}' % gid),
+                          ("bad escape", '{"t":"chat","id":"%s","text":"\\d"}' % gid),
+                          ("not text", 5), ("no kind", '{"id":"%s"}' % gid), ("huge", "x" * 9000)):
+        items.append(("message " + name, "friend_receive", dict(parts, message=message)))
+    downgrade = friend.hello_message(gid, 0, a)
+    items.append(("unsealed start of a sealed game", "friend_receive",
+                  {"invite": live, "reply": live_reply, "seat": 1, "secret": b, "game": None, "message": downgrade}))
+    begun = friend_sealed.begin({"invite": link, "reply": link_reply, "seat": 0, "secret": a, "seal_secret": "4" * 32})
+    first = begun["send"][0]
+    for name, text in (("lax", first[:-1] + ",}"), ("cut", first[:-9]), ("not json", "seal"),
+                       ("another game", first.replace(gid, "0" * 16))):
+        items.append(("sealed first message " + name, "sealed_join",
+                      {"invite": link, "reply": link_reply, "secret": b, "message": text, "seal_secret": "5" * 32}))
+    save = begun["game"]
+    for name, text in (("lax", save[:-1] + ",}"), ("cut", save[:-30]), ("leading zero", save.replace('"calls":1', '"calls":01')),
+                       ("escape", save.replace('"format"', '"\\format"', 1))):
+        items.append(("sealed save " + name, "sealed_resume", {"game": text}))
+    return items
+
+
 def damaged_inputs():
     """Every damaged input: (label, endpoint, request)."""
-    items = []
+    items = friend_damage()
     for label, data in base_games():
         for name, text in record_damage(label, data):
             items.append(("save " + name, "resume_game", {"game": text}))
