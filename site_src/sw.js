@@ -12,9 +12,9 @@
    - fetch: the vendored runtime (runtime/, large and versioned by the build) is served from the
      cache first; pages and everything else from the network first, falling back to the cache
      when the network fails or is too slow, so the site works offline and stays fresh online.
-   Nothing leaves the cache unless its bytes hash to what the build wrote: an entry that differs
-   (whatever wrote it) is deleted and the file fetched afresh, and only a file whose bytes match
-   is kept. A file the build did not write is never kept or served from the cache.
+   Nothing leaves the cache unless its bytes hash to what the build wrote and its media type is
+   the one its ending calls for: an entry that differs (whatever wrote it) is deleted and the file
+   fetched afresh, and only a file whose bytes and type match is kept. A file the build did not write is never kept or served from the cache.
    Why JavaScript: a browser runs only JavaScript in a service worker. */
 "use strict";
 
@@ -41,10 +41,24 @@ async function sha256(buffer) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// True if the response's bytes are what the build wrote at this address.
+// The media type a file of the build must be served as, by its ending: a script with the
+// right bytes served as text/plain would stop every page that loads it.
+const TYPES = {".js": "javascript", ".mjs": "javascript", ".html": "text/html", ".css": "text/css",
+  ".json": "application/json", ".wasm": "application/wasm", ".svg": "image/svg+xml", ".png": "image/png"};
+
+function hasBuiltType(url, response) {
+  const path = buildPath(url) || "";
+  const ending = path.slice(path.lastIndexOf("."));
+  const expected = TYPES[ending];
+  const type = (response.headers.get("content-type") || "").toLowerCase();
+  return expected === undefined || type.includes(expected);
+}
+
+// True if the response's bytes are what the build wrote at this address, served as that kind of file.
 async function isBuilt(url, response) {
   const expected = HASHES[buildPath(url)];
-  return expected !== undefined && await sha256(await response.clone().arrayBuffer()) === expected;
+  return expected !== undefined && hasBuiltType(url, response)
+    && await sha256(await response.clone().arrayBuffer()) === expected;
 }
 
 self.addEventListener("install", (event) => {

@@ -334,6 +334,17 @@ def clear_results():
     show_message("")
 
 
+NOT_A_REPLY = ("The match stopped: the sandbox answered with something that is not a match's progress "
+               "(your bot's code may have sent it). Run the match again.")
+
+
+def _checked(result, keys):
+    """A reply's result, if it is a JSON object with ``keys``; ValueError otherwise."""
+    if not isinstance(result, dict) or any(key not in result for key in keys):
+        raise ValueError("the reply's result is not the one asked for")
+    return result
+
+
 async def run_match(event=None):
     """Run a match of the editor's bot against the chosen opponent, showing its progress."""
     if by_id("match-run").disabled:
@@ -366,7 +377,7 @@ async def run_match(event=None):
         if not reply.get("ok"):
             fail(reply, opponent)
             return
-        started = reply["result"]
+        started = _checked(reply["result"], ("command",))
         add_output(started.get("output"))
         heard()
         _state["score"] = "0 of {} games".format(games)
@@ -380,7 +391,9 @@ async def run_match(event=None):
             if not reply.get("ok"):
                 fail(reply, opponent)
                 return
-            progress = reply["result"]
+            progress = _checked(reply["result"], ())
+            if not isinstance(progress.get("played") or [], list):
+                raise ValueError("the games played are not a list")
             heard()
             add_output(progress.get("output"))
             _state["games"].extend(progress.get("played") or [])
@@ -394,6 +407,12 @@ async def run_match(event=None):
         if run == _state["run"]:
             set_match_state("failed")
             show_message(error.message)
+    except Exception as error:  # a reply of the wrong shape (a bot can post into its own worker)
+        bridge._log("The bot lab's match stopped on a reply it could not read:", error)
+        if run == _state["run"]:
+            set_match_state("failed")
+            show("match-progress", False)
+            show_message(NOT_A_REPLY)
 
 
 def show_progress(progress, opponent):

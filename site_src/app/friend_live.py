@@ -9,6 +9,7 @@ anything that is not the next legal move of the other seat; the sentence is show
 
 import asyncio
 
+import js
 from dom import document
 
 import bridge
@@ -55,8 +56,40 @@ async def connect(link, signal):
 SEALED_TABLES = []  # a sealed game's table replies waiting to be shown (show_sealed_tables)
 
 
+CHAT_BURST = 8  # chat lines taken from the friend in any FLOOD_WINDOW seconds; more are dropped
+MESSAGE_BURST = 40  # other messages of a game by link (a sealed game's are counted apart)
+FLOOD_WINDOW = 4.0
+TOO_FAST = "{}'s chat lines are coming faster than anyone types: some were not shown."
+FLOOD = {"chat": [], "other": []}  # when the friend's latest messages came (seconds, the page's clock)
+
+
+def is_flood(text):
+    """True for a message past what the friend's page may send in FLOOD_WINDOW seconds: chat
+    lines past CHAT_BURST (said once a burst), other unsealed messages past MESSAGE_BURST. A flood
+    then costs the page nothing, and a sealed game's messages are never held up by it."""
+    if friend_seal.is_sealed_message(text):
+        return False
+    chat = '"chat"' in text  # every chat line says so, however it is written
+    times = FLOOD["chat" if chat else "other"]
+    limit = CHAT_BURST if chat else MESSAGE_BURST
+    now = js.Date.now() / 1000
+    while times and now - times[0] > FLOOD_WINDOW:
+        times.pop(0)
+    if len(times) < limit:
+        times.append(now)
+        return False
+    if len(times) == limit:
+        times.append(now)  # one more: said once a burst
+        if chat:
+            add_chat("", TOO_FAST.replace("{}", other_name()))
+    return True
+
+
 def on_message(text):
-    """A message from the other page: taken in turn, once the table is not busy."""
+    """A message from the other page: taken in turn, once the table is not busy (a chat line
+    past the rate anyone types is dropped at once)."""
+    if is_flood(text):
+        return
     LIVE_STATE["inbox"].append(text)
     if not LIVE_STATE["draining"]:
         LIVE_STATE["draining"] = True  # now: a message that comes before drain starts waits for it

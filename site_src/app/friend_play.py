@@ -138,7 +138,7 @@ async def resume_current():
     """After a reload: the friend game this device was playing, back at the table (True), if any
     and if no other tab plays it."""
     entry = friend_store.get(friend_store.current() or "")
-    if entry is None or not entry.get("game"):
+    if entry is None or not (entry.get("game") or entry.get("sealed")):  # sealed: begun, perhaps no card read yet
         return False
     return await open_entry(entry)  # False while another tab plays it: this tab offers to take it over
 
@@ -183,6 +183,14 @@ async def _open_taken(game_id):
         await open_entry(entry)
 
 
+def on_page_hide(event):
+    """The tab is closing (or going into the back-forward cache): close the connection now, so the
+    friend's page says at once that it is gone instead of after the connection's own time-out."""
+    link = LIVE_STATE["link"]
+    if link is not None and not event.persisted:
+        link.close()
+
+
 def on_hash_change(event):
     """A friend link opened in this tab while the page was open."""
     return bridge.launch(open_address())
@@ -210,6 +218,8 @@ def setup():
         bridge.on("#" + name, "click", on_copy)
     LIVE_STATE["hash_listener"] = create_proxy(on_hash_change)
     js.window.addEventListener("hashchange", LIVE_STATE["hash_listener"])  # via pyscript's window it loses "this"
+    LIVE_STATE["hide_listener"] = create_proxy(on_page_hide)
+    js.window.addEventListener("pagehide", LIVE_STATE["hide_listener"])
     friend_tabs.start(on_game_taken, on_game_taken_here)
     WAITING_HOOKS.append(on_turn)
     AGAIN_HOOKS.append(invite_again)

@@ -545,7 +545,7 @@ def sealed_page_hand(index):
              friend_sealed.begin({"invite": invite, "reply": reply, "seat": 1, "inviter_secret": secrets[0],
                                   "seal_secret": derive_seed(seed, "s1")})]
     queues, tables, texts = [[], []], [None, None], []
-    for _ in range(40):
+    for _ in range(160):  # the shuffles and the proof of the first deck go in steps
         for i in (0, 1):
             texts.append(pages[i]["game"])
             texts.extend(pages[i]["send"])

@@ -136,6 +136,30 @@ def test_stop_ends_a_bot_stuck_in_a_loop(page, problems, wait_for_ui, wait_for_e
     assert page.inner_text("#match-headline").startswith("Your bot won ")
 
 
+FORGER = """import js
+
+_sent = []
+
+
+def choose(view, legal_actions):
+    if not _sent:  # replies of its own to the page's calls, of a shape no match's progress has
+        _sent.append(1)
+        for k in range(1, 8):
+            js.eval("postMessage({type: 'reply', id: 'c%d', reply: JSON.stringify({ok: true, result: {played: 7}})})" % k)
+    return legal_actions[0]
+"""
+
+
+def test_a_bot_that_forges_the_sandboxs_replies_ends_its_match(page, problems, wait_for_ui, wait_for_engine):
+    problems.allow(r"match stopped on a reply it could not read")
+    open_lab(page, wait_for_ui, wait_for_engine)
+    set_code(page, FORGER)
+    run(page, 10, "easy")
+    assert wait_match(page) == "failed", page.inner_text("#lab")
+    assert "not a match's progress" in page.inner_text("#match-message")
+    assert page.is_enabled("#match-run") and not page.is_enabled("#match-stop")
+
+
 def test_a_syntax_error_is_shown_with_its_line(page, problems, wait_for_ui, wait_for_engine):
     open_lab(page, wait_for_ui, wait_for_engine)
     set_code(page, BROKEN)

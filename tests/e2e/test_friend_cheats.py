@@ -113,3 +113,25 @@ def test_a_friend_game_open_in_a_second_tab_is_played_in_one_place(live_browser,
     assert bob.evaluate(ENTRY)["sealed"] == before
     for context in contexts:
         context.close()
+
+
+def test_a_tab_closed_while_the_first_deal_is_sealed_comes_back_to_a_game_that_goes_on(live_browser, base_url):
+    """Bob's tab closes before his first cards are read. Ann's page soon says the connection is
+    gone; Bob's page, opened again, puts the game at his table with the way to connect live in
+    view, and once both pages are connected again the deal goes on."""
+    from tests.e2e.test_friend_play import connect_again, wait_not_live
+    (ann, bob), watches, contexts = open_pair(live_browser, base_url, slow_seal=True)
+    invite_and_accept(ann, bob)
+    ann.wait_for_selector("#game[data-await='discard']", state="attached")
+    bob.wait_for_function("window.__sealing", timeout=30_000)  # his table: the deal face down
+    assert not bob.evaluate(HAND)
+    bob.close()
+    wait_not_live(ann)
+    bob = contexts[1].new_page()
+    bob.goto("/")
+    bob.wait_for_selector("#friend-bar:not([hidden])", timeout=30_000)
+    assert bob.is_visible("#friend-reconnect") and bob.is_visible("#friend-paste")
+    connect_again(ann, bob)
+    bob.wait_for_function(f"({HAND})().split(',').length === 6", timeout=60_000)
+    for context in contexts:
+        context.close()

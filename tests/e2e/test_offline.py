@@ -270,3 +270,40 @@ def test_a_changed_cache_entry_is_never_served(sw_context, server, site_copy, si
         # build's bytes, which the worker writes after it has answered.
         wait_for_cached(page, name, path, (None, built[path]), f"{path}: the changed entry stayed")
     watch.check()
+
+
+TAMPER_TYPED = """async ([name, path, text, type]) => {
+    const cache = await caches.open(name);
+    await cache.put(new URL(path, location.origin + "/"), new Response(text, {headers: {"Content-Type": type}}));
+}"""
+CACHED_TYPE = """async ([name, path]) => {
+    const response = await (await caches.open(name)).match(new URL(path, location.origin + "/"));
+    return response ? response.headers.get("content-type") : null;
+}"""
+
+
+def test_a_cache_entry_with_the_builds_bytes_but_another_type_is_never_served(sw_context, server, site_copy,
+                                                                             site_pages):
+    """PyScript's core.js with the right bytes, kept as text/plain, would stop every page that
+    loads it as a module: the service worker deletes it and fetches the file afresh."""
+    templates = {page.template: "/" + page.path for page in site_pages}
+    if "calculator" not in templates:
+        pytest.skip("the calculator is not built")
+    page = sw_context.new_page()
+    watch = PageProblems(page)
+    watch.allow(r"request failed: .*/favicon-32\.png \(net::ERR_ABORTED\)")
+    page.goto("/404.html")
+    name = "cribbage-" + cache_name(site_copy)
+    wait_for_cache(page, name, len(precache(site_copy)))
+    runtime = "runtime/pyscript/core.js"
+    built = (site_copy / runtime).read_text(encoding="utf-8")
+    page.evaluate(TAMPER_TYPED, [name, runtime, built, "text/plain"])
+    assert page.evaluate(CACHED_TYPE, [name, runtime]) == "text/plain"
+    page.goto(templates["calculator"])
+    ui_ready(page)
+    engine_ready(page)
+    deadline = time.monotonic() + CACHE_TIMEOUT_S
+    while "javascript" not in (page.evaluate(CACHED_TYPE, [name, runtime]) or ""):
+        assert time.monotonic() < deadline, "the entry of the wrong type stayed"
+        page.wait_for_timeout(200)
+    watch.check()

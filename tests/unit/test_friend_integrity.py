@@ -218,3 +218,61 @@ def test_a_card_the_inviter_holds_opened_as_the_friends_is_refused_whatever_its_
     monkeypatch.setattr(sealed.fairdeal, "shuffled_deck", shuffled)
     with pytest.raises(friend.FriendError, match="elsewhere in this hand"):
         play("dup")
+
+
+# --- the same for a game by link: random damage never changes the game nor raises -----------------
+
+
+def _damage_plain(rng, text):
+    """A damaged copy of an unsealed message: a number changed, a field dropped, an action's
+    card or type changed, the text cut, or junk added."""
+    message = json.loads(text)
+    kind = rng.below(5)
+    if kind == 0 and type(message.get("n")) is int:
+        message["n"] += 1 + rng.below(3)
+    elif kind == 1 and len(message) > 2:
+        keys = sorted(k for k in message if k not in ("t", "id"))
+        message.pop(keys[rng.below(len(keys))])
+    elif kind == 2 and isinstance(message.get("a"), dict):
+        action = dict(message["a"])
+        if "card" in action:
+            action["card"] = (action["card"] + 1 + rng.below(50)) % 52
+        else:
+            action["type"] = ("play", "discard", "go", "count")[rng.below(4)]
+        message["a"] = action
+    elif kind == 3:
+        return text[:rng.below(len(text))]
+    else:
+        return text[:5] + "[1,2,]\\d" + text[5:]
+    return canonical_json(message)
+
+
+@pytest.mark.parametrize("seed", ["plain-1", "plain-2"])
+def test_random_damage_to_a_game_by_link_is_refused_and_the_game_ends_as_it_would_have(seed, monkeypatch):
+    from engine import api
+    from engine.record import from_json
+    from test_friend import Page, pair, play_by_messages
+    ann, bob = pair()
+    play_by_messages(ann, bob)
+    whole = ann.game
+    rng = Sfc32(derive_seed(seed, "damage"))
+    counts = {"refused": 0, "taken": 0}
+    genuine = Page.receive
+
+    def receive(page, message):
+        if rng.below(2) == 0:
+            bad = _damage_plain(rng, message)
+            answer = json.loads(api.call("friend_receive", json.dumps(dict(page.parts(), message=bad,
+                                                                            game=page.game))))
+            if answer["ok"]:
+                counts["taken"] += 1  # a greeting, a chat line, or a move already held: the game is kept as it was
+            else:
+                assert answer["error"]["kind"] == "bad_input", answer["error"]
+                counts["refused"] += 1
+        return genuine(page, message)
+
+    monkeypatch.setattr(Page, "receive", receive)
+    ann, bob = pair()
+    play_by_messages(ann, bob)
+    assert counts["refused"] > 8
+    assert ann.game == bob.game == whole and from_json(whole).is_over
