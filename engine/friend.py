@@ -12,7 +12,10 @@ inviter's secret follows in its first message and must match the commitment. The
 ``"friend:<inviter's secret>:<friend's secret>"``, from which every hand is dealt as in any
 practice game (``seeds.derive_seed``), so neither side can pick, steer or re-roll the cards, and
 every hand can be checked afterwards like any other. Both pages then know every card to come:
-hiding the hands from a player who reads the page's data is not promised by this version.
+that is a game played by link, whose invitation and reply carry no connection details. A game
+whose reply answers a live connection offer is sealed (``is_sealed_game``: both pages read it
+from the same two texts), and is played with ``engine/friend_sealed.py``; ``start`` refuses to
+begin it here, so no page takes an unsealed start, greeting, game code or move link of it.
 
 Texts that travel (each prefixed, then base64url of compact JSON):
 

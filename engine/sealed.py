@@ -15,7 +15,10 @@ from its own secret and committed (``fairdeal.commitment``) in its first message
 The hand, in three messages before anyone sees a card:
 
 1. seat 0 sends ``first[i] = x * CARD(order0[i])``, its shuffle of the deck, every card locked,
-   with ``U = x^-1 * BASE``, the point that lets seat 1 take its masks off (below);
+   with ``U = x^-1 * BASE``, the point that lets seat 1 take its masks off (below), and the proof
+   that the deck holds each card once under that one lock (``engine/shuffle_proof.py``), which
+   seat 1 checks before it sends anything on the cards it reads (``check_shuffle``): a card of
+   seat 0's locked otherwise would otherwise fail seat 1's reading exactly when seat 1 held it;
 2. seat 1 shuffles that deck again. Position j of the final deck holds
    ``fairdeal.shuffled_deck(joint)[j]`` for the joint seed ``"<seed0>:<seed1>"``, which is how
    the hand is dealt (``fairdeal``, step 6). Seat 0's six cards it opens at once by index

@@ -12,8 +12,10 @@ that could be laid is found here) and the show is counted on the real cards.
 
 Messages (JSON objects, each with ``"s"``: its step, and ``"k"``: the hand number):
 
-- ``deck`` (seat 0): ``{"commit", "deck", "unlock"}``, its shuffle of the deck, locked, and the
-  point that takes seat 1's masks off (``U``);
+- ``deck`` (seat 0): ``{"commit", "deck", "unlock", "shuffle"}``, its shuffle of the deck, locked,
+  the point that takes seat 1's masks off (``U``) and the proof that the deck holds each card once
+  under one lock (``engine/shuffle_proof.py``: seat 1 checks it before it sends the rest of its
+  deck or a move of the hand, so whether it goes on never depends on the cards it read);
 - ``final`` (seat 1): ``{"commit", "open"}``, the commitment of its shuffle, and seat 0's six
   cards opened by index (``open``: ``[[position, index of seat 0's deck], ...]``);
 - ``head`` (seat 1, with the final): ``{"deck"}``, its deck at its own six positions, in order,

@@ -115,18 +115,12 @@ def _lose(game_id):
 def _notice(text, label=None, game_id=None):
     """The sentence above the table, with its button (``label``) that takes the game here;
     ``text`` None: none."""
-    box = document.getElementById(NOTICE_ID)
     if text is None:
+        box = document.getElementById(NOTICE_ID)
         if box is not None:
             box.hidden = True
         return
-    if box is None:
-        box = document.createElement("div")
-        box.id = NOTICE_ID
-        box.className = "store-notice"
-        box.setAttribute("role", "status")
-        anchor = document.getElementById("game") or document.querySelector("main") or document.body
-        anchor.prepend(box)
+    box = local_storage.notice_box(NOTICE_ID)
     para = document.createElement("p")
     para.textContent = text
     button = document.createElement("button")

@@ -230,12 +230,13 @@ def dumps(value):
 # --- the notice box --------------------------------------------------------------------------
 
 
-def _notice_box():
-    box = document.getElementById(NOTICE_ID)
+def notice_box(box_id=NOTICE_ID):
+    """The notice box of this id above the game (made, empty, if the page has none)."""
+    box = document.getElementById(box_id)
     if box is not None:
         return box
     box = document.createElement("div")
-    box.id = NOTICE_ID
+    box.id = box_id
     box.className = "store-notice"
     box.setAttribute("role", "status")
     anchor = document.getElementById("game") or document.querySelector("main") or document.body
@@ -247,7 +248,7 @@ def _show_notices():
     """Show the notices in #store-notice (text via DOM calls), with the action button when one
     is set (taking the game back from another tab), else an OK button that dismisses them."""
     try:
-        box = _notice_box()
+        box = notice_box()
         box.replaceChildren()
         if not _notices:
             box.hidden = True

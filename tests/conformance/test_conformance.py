@@ -24,6 +24,7 @@ PARTS = ("endpoints", "damaged", "rounding", "decks", "shows", "discards", "page
          "qr", "friend_games", "ristretto", "sealed_games", "sealed_pages")
 MICROPYTHON_SHARDS = 2
 TIMEOUT = 900
+STEPS_PER_ITEM = 40  # pieces a stepped item may take at most (a sealed game to 61: a hand each)
 
 
 def _code(shards, shard):
@@ -32,8 +33,15 @@ def _code(shards, shard):
 
 def _start_micropython(shard, shards=MICROPYTHON_SHARDS):
     runner = HERE / "micropython.mjs"
-    # One top-level call per part: the build's collector frees memory only between such calls.
-    parts = [f"work.run({part!r}, {shard}, {shards})" for part in PARTS]
+    # One top-level call per part, and per piece of a stepped part's item (a sealed game's hand):
+    # the build's collector frees memory only between such calls.
+    parts = []
+    for part in PARTS:
+        if part in work.STEPPED:
+            pieces = STEPS_PER_ITEM * len(range(shard, work.COUNTS[part], shards))
+            parts += [f"work.start({part!r}, {shard}, {shards})"] + ["work.step()"] * pieces
+        else:
+            parts.append(f"work.run({part!r}, {shard}, {shards})")
     return subprocess.Popen(["node", str(runner), str(ROOT), "import work", *parts],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
 

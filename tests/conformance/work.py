@@ -489,7 +489,11 @@ def sealed_game(index):
     sides = [SealedGame(i, ["Ann", "Bob"], 61, index % 2 == 1, public, own[i], commits, opens[i]) for i in (0, 1)]
     draws = Draws("sealed|" + str(index))
     sent, queues, out = [[], []], [[], []], []
+    hand = 1
     for step in range(20000):
+        if sides[0].state is not None and sides[0].state.hand_number != hand:
+            hand = sides[0].state.hand_number
+            yield None  # a hand's worth of work: the rest in another top-level call (MicroPython's memory)
         moved = False
         for i in (0, 1):
             for message in sides[i].take_messages():
@@ -524,10 +528,39 @@ def sealed_game(index):
         out.append("taken")
     except SealError as error:
         out.append(str(error))
-    return out
+    yield out
 
 
 COUNTS["sealed_games"] = 2
+STEPPED = ("sealed_games",)
+"""Parts whose items are generators: each yields None between pieces of its work, then its output.
+MicroPython runs each piece in a top-level call of its own (``start`` and ``step``): its
+collector frees memory only between such calls, and a whole sealed game would outgrow the heap."""
+_STEPPING = []  # [part, index, generator] of the items ``start`` began
+
+
+def _finished(generator):
+    for result in generator:
+        if result is not None:
+            return result
+    raise AssertionError("a stepped item gave no output")
+
+
+def start(part, shard=0, shards=1):
+    """Begin the items of a stepped part for this shard (``step`` goes on with them)."""
+    for index in range(shard, COUNTS[part], shards):
+        _STEPPING.append([part, index, PARTS[part](index)])
+
+
+def step():
+    """One piece of the first stepped item begun; its output printed once it is done."""
+    if not _STEPPING:
+        return
+    part, index, generator = _STEPPING[0]
+    result = next(generator)
+    if result is not None:
+        _STEPPING.pop(0)
+        emit(part, index, result)
 
 
 def sealed_page_hand(index):
@@ -606,4 +639,4 @@ def run(part, shard=0, shards=1):
     work = PARTS[part]
     count = COUNTS[part] // SHOW_CHUNK if part == "shows" else COUNTS[part]
     for index in range(shard, count, shards):
-        emit(part, index, work(index))
+        emit(part, index, _finished(work(index)) if part in STEPPED else work(index))

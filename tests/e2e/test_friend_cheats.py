@@ -12,6 +12,7 @@ import json
 
 from engine import friend, share
 from engine.game import PERSON, new_game
+from tests.e2e.conftest import engine_ready, ui_ready
 from tests.e2e.test_friend_play import invite_and_accept, live_browser, open_pair  # noqa: F401 (a fixture)
 
 DOWNGRADE = """
@@ -133,5 +134,82 @@ def test_a_tab_closed_while_the_first_deal_is_sealed_comes_back_to_a_game_that_g
     assert bob.is_visible("#friend-reconnect") and bob.is_visible("#friend-paste")
     connect_again(ann, bob)
     bob.wait_for_function(f"({HAND})().split(',').length === 6", timeout=60_000)
+    for context in contexts:
+        context.close()
+
+
+SWAP_DECK = """(swap) => {
+  // The inviter's page sends its first deck with the fives locked under another key, and a proof
+  // made honestly over that deck (as good as any could be): made by the test with the engine.
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function (data) {
+    const out = String(data).split("\\n").map((text) => {
+      if (!text.includes('"s":"deck"') || !text.includes('"k":1,')) return text;
+      const message = JSON.parse(text);
+      message.m.deck = swap.deck;
+      message.m.shuffle = swap.shuffle;
+      delete message.m.roots;
+      return JSON.stringify(message);
+    });
+    return send.call(this, out.join("\\n"));
+  };
+}"""
+SENT_WATCH = """() => {
+  window.__sent = [];
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function (data) {
+    for (const text of String(data).split("\\n")) window.__sent.push(text);
+    return send.call(this, data);
+  };
+}"""
+
+
+def _fives_deck(ann_entry: dict, reply_text: str) -> dict:
+    """Ann's first deck of the game, the fives locked under another key, and its proof."""
+    from engine import fairdeal, ristretto, sealed, shuffle_proof
+    from engine.sealed_game import public_seed
+    from engine.seeds import own_seed
+    invite = friend.read_invite(ann_entry["invite"])
+    reply = friend.read_reply(reply_text, invite)
+    public = public_seed(ann_entry["secret"], reply["secret"], friend.is_early(invite, reply))
+    seed = own_seed(public, 0, ann_entry["seal_secret"], 1)
+    order, lock = fairdeal.shuffled_deck(seed), sealed.lock_of(seed)
+    deck = [ristretto.mul(lock + 1 if c % 13 == 4 else lock, ristretto.CARD_POINTS[c]) for c in order]
+    unlock = ristretto.mul(ristretto.inverse_scalar(lock), ristretto.BASE)
+    proof = shuffle_proof.prove(lambda label: sealed._scalar(seed, "shuffle:" + label), lock, order, deck, unlock)
+    return {"deck": sealed.deck_text(deck), "shuffle": proof}
+
+
+def test_an_inviter_who_locks_the_fives_otherwise_learns_nothing_of_the_friends_hand(live_browser, base_url):
+    """The guess test: the friend's page stops with the deck's sentence before it sends anything
+    on its cards, whether or not it holds a five."""
+    (ann, bob), watches, contexts = open_pair(live_browser, base_url)
+    watches[1].allow(r"Friend message refused")
+    ann.goto("/")
+    ui_ready(ann)
+    engine_ready(ann)
+    ann.click("#friend-button")
+    ann.fill("#friend-name", "Ann")
+    ann.check("input[name='friend-target'][value='61']")
+    ann.click("#friend-make-button")
+    ann.wait_for_function("document.getElementById('friend-invite-link').value.length > 0")
+    ann.wait_for_function(f"({ENTRY})().seal_secret")
+    invite = ann.input_value("#friend-invite-link")
+    bob.goto(invite)
+    ui_ready(bob)
+    bob.wait_for_selector("#friend-invited", state="visible")
+    bob.fill("#friend-my-name", "Bob")
+    bob.click("#friend-accept")
+    bob.wait_for_function("document.getElementById('friend-reply-out').value.length > 0")
+    reply = bob.input_value("#friend-reply-out")
+    ann.evaluate(SWAP_DECK, _fives_deck(ann.evaluate(ENTRY), reply[reply.rfind("fr1."):]))
+    bob.evaluate(SENT_WATCH)
+    ann.fill("#friend-reply-in", reply)
+    ann.click("#friend-connect")
+    bob.wait_for_function("""() => ['friend-refused', 'friend-replied-status'].some((id) =>
+        document.getElementById(id).textContent.includes('is not the 52 cards each locked once'))""", timeout=60_000)
+    sent = [json.loads(text) for text in bob.evaluate("window.__sent") if '"t":"seal"' in text]
+    steps = [m["m"]["s"] for m in sent if m["m"].get("k") == 1]
+    assert "rest" not in steps and "act" not in steps, steps  # nothing sent on the cards it read
     for context in contexts:
         context.close()

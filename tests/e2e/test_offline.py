@@ -230,10 +230,9 @@ def wait_for_cached(page, name: str, path: str, wanted: tuple, failure: str) -> 
         page.wait_for_timeout(200)
 
 
-def test_a_changed_cache_entry_is_never_served(sw_context, server, site_copy, site_pages):
-    """Whatever writes into the site's cache, the service worker serves only the build's bytes:
-    a changed entry is deleted and the file fetched afresh (and kept again), and with no network
-    it is not served at all."""
+def cached_site(sw_context, site_copy, site_pages) -> tuple:
+    """A page whose service worker has cached the whole site: the page, its problem watch, the
+    cache's name and the calculator's address (the test is skipped if it is not built)."""
     templates = {page.template: "/" + page.path for page in site_pages}
     if "calculator" not in templates:
         pytest.skip("the calculator is not built")
@@ -243,6 +242,14 @@ def test_a_changed_cache_entry_is_never_served(sw_context, server, site_copy, si
     page.goto("/404.html")
     name = "cribbage-" + cache_name(site_copy)
     wait_for_cache(page, name, len(precache(site_copy)))
+    return page, watch, name, templates["calculator"]
+
+
+def test_a_changed_cache_entry_is_never_served(sw_context, server, site_copy, site_pages):
+    """Whatever writes into the site's cache, the service worker serves only the build's bytes:
+    a changed entry is deleted and the file fetched afresh (and kept again), and with no network
+    it is not served at all."""
+    page, watch, name, calculator = cached_site(sw_context, site_copy, site_pages)
     evil = "document.documentElement.dataset.taken = 'yes';"
     runtime = "runtime/pyscript/core.js"  # served from the cache first
     app = "app/engine_worker.mjs"  # served from the network first, the cache when offline
@@ -250,7 +257,7 @@ def test_a_changed_cache_entry_is_never_served(sw_context, server, site_copy, si
 
     page.evaluate(TAMPER, [name, runtime, evil])
     assert page.evaluate(CACHED_TEXT, [name, runtime]) == evil
-    page.goto(templates["calculator"])  # a page that starts PyScript: core.js comes from the cache
+    page.goto(calculator)  # a page that starts PyScript: core.js comes from the cache
     ui_ready(page)
     engine_ready(page)
     assert page.get_attribute("html", "data-taken") is None
@@ -286,20 +293,12 @@ def test_a_cache_entry_with_the_builds_bytes_but_another_type_is_never_served(sw
                                                                              site_pages):
     """PyScript's core.js with the right bytes, kept as text/plain, would stop every page that
     loads it as a module: the service worker deletes it and fetches the file afresh."""
-    templates = {page.template: "/" + page.path for page in site_pages}
-    if "calculator" not in templates:
-        pytest.skip("the calculator is not built")
-    page = sw_context.new_page()
-    watch = PageProblems(page)
-    watch.allow(r"request failed: .*/favicon-32\.png \(net::ERR_ABORTED\)")
-    page.goto("/404.html")
-    name = "cribbage-" + cache_name(site_copy)
-    wait_for_cache(page, name, len(precache(site_copy)))
+    page, watch, name, calculator = cached_site(sw_context, site_copy, site_pages)
     runtime = "runtime/pyscript/core.js"
     built = (site_copy / runtime).read_text(encoding="utf-8")
     page.evaluate(TAMPER_TYPED, [name, runtime, built, "text/plain"])
     assert page.evaluate(CACHED_TYPE, [name, runtime]) == "text/plain"
-    page.goto(templates["calculator"])
+    page.goto(calculator)
     ui_ready(page)
     engine_ready(page)
     deadline = time.monotonic() + CACHE_TIMEOUT_S
