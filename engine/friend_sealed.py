@@ -45,7 +45,7 @@ from engine.seeds import INVITER_DEALS, derive_seed
 
 FORMAT = "cribbage-sealed-friend-2"
 OLD_FORMATS = ("cribbage-sealed-friend-1",)
-VERSION = 2
+VERSION = 3
 """The sealed deck's exchange, named in each side's first message: both pages must speak the same."""
 KEEP = 4  # games the worker holds between calls
 SEAL, HELLO = "seal", "seal-hello"

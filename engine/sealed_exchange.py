@@ -38,7 +38,7 @@ class HandSealing:
 
     It works on the game's own fields (``me``, ``other``, ``names``, ``public``, ``secret``,
     ``opens``, ``hands``, ``ready``, ``deferred``, ``outbox``, ``first_hand``, ``log``,
-    ``replaying``) and calls back
+    ``replaying``, ``joints``, ``_withheld``) and calls back
     the game's ``hand_number``, ``_hand_ready`` (this side's six are read) and ``_keep`` (a call
     for the game's log).
     """
@@ -127,7 +127,7 @@ class HandSealing:
             hand.unmask_step()
         elif what == "proof":
             self.deferred.pop(0)
-            self._send("proof", number, {"proof": hand.proof()})
+            self._send_after(number, "proof", {"proof": hand.proof()})
         elif what == "rest":
             if not hand.final_step():
                 return False
@@ -190,8 +190,13 @@ class HandSealing:
         hand = self.hands[number]
         hand.take_first(message.get("deck"), message.get("commit"), message.get("unlock"), message.get("roots"),
                         message.get("shuffle", None if self.replaying else ""))
-        first, head, _ = self._parts(number)  # seat 0's six, opened at once: that takes no arithmetic
-        self._send("final", number, {"commit": hand.commitment, "open": [[j, hand.own_index(j)] for j in first]})
+        first, head, _ = self._parts(number)  # seat 0's six, opened by index: that takes no arithmetic
+        own = [[j, hand.own_index(j)] for j in first]
+        if self._is_past(number - 1):
+            self._send("final", number, {"commit": hand.commitment, "open": own})
+        else:  # its six go once the hand before is over here ("own"): none is read while it is played
+            self._send("final", number, {"commit": hand.commitment})
+            self._withheld.append([number, "own", {"open": own}])
         if (number, "masks") in self.deferred:  # not worked out ahead: made now
             self.deferred.remove((number, "masks"))
         masked = hand.masked_part(head)  # its own six, masked: additions only
@@ -199,26 +204,63 @@ class HandSealing:
         self.deferred.insert(0, (number, "unmask"))  # while seat 0 works on its openings
         self.deferred.insert(1, (number, "check"))  # then its deck's proof, before anything is sent on it
 
+    def _is_past(self, number: int) -> bool:
+        """True once hand ``number`` is over on this side (both its seeds checked), or for no hand."""
+        return number < 1 or number in self.joints
+
+    def _send_after(self, number: int, step: str, fields: dict) -> None:
+        """Send a message of hand ``number`` that opens cards, or hold it back (and any after it of
+        that hand) until the hand before is over on this side (``_release``)."""
+        if self._is_past(number - 1) and not any(entry[0] == number for entry in self._withheld):
+            self._send(step, number, fields)
+        else:
+            self._withheld.append([number, step, fields])
+
+    def _release(self, number: int) -> None:
+        """The hand before hand ``number`` is over here: the openings of hand ``number`` held back
+        go now, in order (neither side reads a card of the next hand while this one is played)."""
+        for entry in [entry for entry in self._withheld if entry[0] == number]:
+            self._withheld.remove(entry)
+            self._send(entry[1], number, entry[2])
+
     def _on_final(self, number: int, message: dict) -> None:
         hand = self.hands.get(number)
         if self.me != 0 or hand is None or hand.first is None or hand.final is not None:
             raise self._fail(f"@ sent a shuffle of hand {number} out of turn.")
-        positions = self._parts(number)[0]
-        hand.take_final(message.get("commit"))
         opens = message.get("open")
+        if opens is not None:
+            self._check_own(number, opens)
+        hand.take_final(message.get("commit"))
+        if opens is not None:
+            self._read_own_six(number, opens)
+
+    def _on_own(self, number: int, message: dict) -> None:
+        hand = self.hands.get(number)
+        if self.me != 0 or hand is None or hand.final is None:
+            raise self._fail(f"@ opened your cards of hand {number} out of turn.")
+        self._check_own(number, message.get("open"))
+        self._read_own_six(number, message["open"])
+
+    def _check_own(self, number: int, opens: object) -> None:
+        """Seat 1's openings of this side's six by index: their shape, checked before any is read."""
+        positions = self._parts(number)[0]
         if not isinstance(opens, list) or not all(isinstance(o, list) and len(o) == 2 for o in opens):
             raise self._fail("@'s openings are damaged.")
+        if not all(type(o[0]) is int for o in opens) or sorted(o[0] for o in opens) != positions:
+            if self.ready.get(number):  # read from the reply: the same openings, or the reply lied
+                raise self._fail("@ opened your cards in this hand otherwise than in the reply.")
+            if all(type(o[0]) is int and o[0] in positions for o in opens):
+                raise self._fail("@ did not open all of your cards.")
+            raise self._fail("@ opened a card it may not open now.")
+
+    def _read_own_six(self, number: int, opens: list) -> None:
+        hand = self.hands[number]
         if self.ready.get(number):  # read from the reply: the same openings, or the reply lied
-            if not all(type(o[0]) is int for o in opens) or sorted(o[0] for o in opens) != positions \
-                    or not all(hand.is_own_index(position, index) for position, index in opens):
+            if not all(hand.is_own_index(position, index) for position, index in opens):
                 raise self._fail("@ opened your cards in this hand otherwise than in the reply.")
             return
         for position, index in opens:
-            if type(position) is not int or position not in positions or position in hand.read_cards:
-                raise self._fail("@ opened a card it may not open now.")
             hand.read_own(position, index)
-        if sorted(hand.read_cards) != positions:
-            raise self._fail("@ did not open all of your cards.")
         self._hand_ready(number)
 
     def _on_head(self, number: int, message: dict) -> None:
@@ -228,7 +270,7 @@ class HandSealing:
             raise self._fail(f"@ sent the cards of hand {number} out of turn.")
         hand.take_part(message.get("deck"), head, masked=True, roots=message.get("roots"))
         opens = hand.open_masked()
-        self._send("open", number, {"open": opens, "roots": hand.open_roots})
+        self._send_after(number, "open", {"open": opens, "roots": hand.open_roots})
         self.deferred.insert(0, (number, "proof"))  # next, in work(), and before its first move
 
     def _on_open(self, number: int, message: dict) -> None:

@@ -17,10 +17,14 @@ Messages (JSON objects, each with ``"s"``: its step, and ``"k"``: the hand numbe
   under one lock (``engine/shuffle_proof.py``: seat 1 checks it before it sends the rest of its
   deck or a move of the hand, so whether it goes on never depends on the cards it read);
 - ``final`` (seat 1): ``{"commit", "open"}``, the commitment of its shuffle, and seat 0's six
-  cards opened by index (``open``: ``[[position, index of seat 0's deck], ...]``);
+  cards opened by index (``open``: ``[[position, index of seat 0's deck], ...]``); for a hand
+  sealed while the one before it is played, without ``open``, which follows in ``own`` (seat 1):
+  ``{"open"}`` once that hand is over on seat 1's side;
 - ``head`` (seat 1, with the final): ``{"deck"}``, its deck at its own six positions, in order,
   masked;
-- ``open`` (seat 0, on the head): ``{"open"}``, opening seat 1's six cards;
+- ``open`` (seat 0, on the head, or once the hand before is over on its side): ``{"open"}``,
+  opening seat 1's six cards. So neither page holds a card of the next hand, its own included,
+  while a hand is played;
 - ``proof`` (seat 0, next, always before its first move of the hand): ``{"proof"}``, the proof
   that those openings are right (``sealed.prove_openings``); seat 1 checks it as it comes, and
   sends nothing more in the hand before (its rest waits for it);
@@ -54,7 +58,7 @@ from engine.sealed import SealError
 from engine.sealed_exchange import STARTER, HandSealing, hand_positions
 
 FORMAT = "cribbage-sealed-2"
-STEPS = ("deck", "final", "head", "open", "proof", "rest", "act", "starter", "go", "reveal", "secret")
+STEPS = ("deck", "final", "own", "head", "open", "proof", "rest", "act", "starter", "go", "reveal", "secret")
 PLAY_CARDS = 8  # cards laid in a two-player hand's play
 MAX_EARLY = 32
 """Moves of the other side this side holds before it reaches them (a hand has fewer): the other
@@ -148,6 +152,8 @@ class SealedGame(HandSealing):
         # or "rest" (the rest of seat 1's deck)
         self._fill: dict = {}  # hand number -> (deck, the other side's stand-in discard)
         self._rest_held: list = []  # seat 1: hands whose rest is made, waiting for the proof
+        self._withheld: list = []  # [hand number, step, fields]: openings of a hand held back while
+        # the hand before it is played (``_send_after``)
         self._first_dealer = fairdeal.cut_for_deal(cut_seed(public), 2).dealer
         self.first_hand = 1  # the hand this object's log starts at (``to_dict``)
         self.log: list = []  # this side's calls since then: ["r" | "a" | "w", hand number, message or action]
@@ -411,6 +417,8 @@ class SealedGame(HandSealing):
             self._on_deck(number, message)
         elif step == "final":
             self._on_final(number, message)
+        elif step == "own":
+            self._on_own(number, message)
         elif step == "open":
             self._on_open(number, message)
         elif step == "head":
@@ -533,6 +541,7 @@ class SealedGame(HandSealing):
                           or not all(type(c) is int and c in theirs for c in discard)):
             raise self._fail(f"@'s discard in hand {number} is not two cards of its hand.")
         self.joints[number] = joint
+        self._release(number + 1)  # the next hand's openings, held back while this one was played
         self.moves = [[s, a if a is not None else {"type": "discard", "cards": sorted(discard)}]
                       for s, a in self.moves]
         self._rebuild()
@@ -596,7 +605,7 @@ def from_dict(data: object) -> SealedGame:
     try:
         game = SealedGame(data["me"], data["names"], data["target"], data["muggins"], data["public"],
                           data["secret"], data["seals"], data.get("opens"))
-        game.hands, game.deferred, game.ready, game.state = {}, [], {}, None
+        game.hands, game.deferred, game.ready, game.state, game._withheld = {}, [], {}, None, []
         game.done = [dict(a) for a in data["done"]]
         game.joints = {k: joint for k, joint in data["joints"]}
         game.first_hand = data["first_hand"]

@@ -539,3 +539,25 @@ def test_the_points_come_with_their_decoding_roots_and_a_wrong_one_is_refused():
         bob.read_all(opens, wrong)
     with pytest.raises(SealError, match="Ann's opening of a card is damaged"):
         bob.read_all(opens, ann.open_roots[:5] + ["zz" * 32])
+
+
+def test_no_side_holds_a_card_of_the_next_hand_while_a_hand_is_played(monkeypatch):
+    """The next hand is sealed during this one, but its openings wait for this hand's end: until
+    then neither side has read a card of it, nor kept anything that opens one (its saved game
+    taken up again reads none either)."""
+    sides, seen = [None, None], []
+    original = SealedGame.take_messages
+
+    def take(self):  # the sides as the harness plays them, looked at each time they are asked
+        sides[self.me] = self
+        hand = self.state.hand_number if self.state is not None else 1
+        later = self.hands.get(hand + 1)
+        if hand not in self.joints and later is not None:
+            seen.append(bool(later.read_cards) or bool(self.ready.get(hand + 1)))
+            if len(seen) % 40 == 1:
+                seen.append(bool(from_dict(json.loads(json.dumps(self.to_dict()))).ready.get(hand + 1)))
+        return original(self)
+
+    monkeypatch.setattr(SealedGame, "take_messages", take)
+    done, _ = play("next-hand-sealed", 61)
+    assert done[0].final is not None and len(seen) > 20 and not any(seen)
