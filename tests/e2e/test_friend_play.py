@@ -329,10 +329,11 @@ def readable_cards(received, side, number):
     hand = [m for m in inner if m.get("k") == number]
     named([m for m in hand if m.get("s") not in ("reveal", "secret")])
     seed = derive_seed(fairdeal.parse_seed(side["secret"]), number)
-    shares = [unhexlify(share) for m in hand if m.get("s") != "final" for _, share in m.get("open") or []]
-    if side["me"] == 0:  # the friend opens her own cards by index into her deck: she reads them
+    by_index = ("final", "own")  # the friend opens her own cards by index into her deck
+    shares = [unhexlify(share) for m in hand if m.get("s") not in by_index for _, share in m.get("open") or []]
+    if side["me"] == 0:  # she reads those
         order = fairdeal.shuffled_deck(seed)
-        cards.update(order[index] for m in hand if m.get("s") == "final" for _, index in m["open"])
+        cards.update(order[index] for m in hand if m.get("s") in by_index for _, index in m.get("open") or [])
     if side["me"] == 1:  # each opening is a point: try every key and every mask of the side's own on it
         unlocks = [m["unlock"] for m in hand if m.get("s") == "deck"]
         unmasks = [ristretto.mul(mask_of(seed, j), ristretto.decode(unhexlify(u)))
