@@ -202,7 +202,8 @@ class HandSealing:
         masked = hand.masked_part(head)  # its own six, masked: additions only
         self._send("head", number, {"deck": masked, "roots": hand.masked_roots})
         self.deferred.insert(0, (number, "unmask"))  # while seat 0 works on its openings
-        self.deferred.insert(1, (number, "check"))  # then its deck's proof, before anything is sent on it
+        if number > 1:  # sealed while the hand before is played: its proof checked now, meanwhile
+            self.deferred.insert(1, (number, "check"))
 
     def _is_past(self, number: int) -> bool:
         """True once hand ``number`` is over on this side (both its seeds checked), or for no hand."""
@@ -289,6 +290,8 @@ class HandSealing:
         if sorted(read) != positions:
             raise self._fail("@ did not open all of your cards.")
         hand.take_opened(message["open"])
+        if number == 1:  # the first hand: its proof checked once its cards are read (they come sooner),
+            self.deferred.append((number, "check"))  # before anything is sent on them
         self.deferred.append((number, "rest"))
         self._hand_ready(number)
 
