@@ -91,6 +91,12 @@ def test_an_unsealed_sync_inside_a_sealed_game_is_refused_and_the_hand_stays(liv
         context.close()
 
 
+def _moves_kept(entry: dict) -> list:
+    """What a sealed game's saved text holds of the game itself: the messages taken and the moves
+    made (its shuffles done meanwhile are the page's own work)."""
+    return [item for item in json.loads(entry["sealed"])["game"]["log"] if item[0] != "w"]
+
+
 def test_a_friend_game_open_in_a_second_tab_is_played_in_one_place(live_browser, base_url):
     (ann, bob), watches, contexts = open_pair(live_browser, base_url)
     invite_and_accept(ann, bob)
@@ -107,11 +113,11 @@ def test_a_friend_game_open_in_a_second_tab_is_played_in_one_place(live_browser,
     bob.wait_for_selector(NOTICE, timeout=30_000)
     assert "now being played in another tab" in bob.inner_text(NOTICE)
     assert bob.get_attribute("#game", "data-await") in ("", None)
-    before = bob.evaluate(ENTRY)["sealed"]
+    before = _moves_kept(bob.evaluate(ENTRY))
     bob.click(NOTICE + " .store-take-back")  # and back again: the second tab stops in turn
     second.wait_for_selector(NOTICE, timeout=30_000)
     bob.wait_for_function(f"({HAND})().split(',').length === 6", timeout=30_000)
-    assert bob.evaluate(ENTRY)["sealed"] == before
+    assert _moves_kept(bob.evaluate(ENTRY)) == before  # one game: nothing taken or played twice
     for context in contexts:
         context.close()
 
