@@ -219,3 +219,27 @@ def test_an_inviter_who_locks_the_fives_otherwise_learns_nothing_of_the_friends_
     assert "rest" not in steps and "act" not in steps, steps  # nothing sent on the cards it read
     for context in contexts:
         context.close()
+
+
+def test_a_flood_of_chat_lines_is_dropped_and_the_table_stays_playable(live_browser, base_url):
+    """3,000 chat lines sent at once: a few are shown, one line says the rest were not, and the
+    friend's page goes on playing at once."""
+    (ann, bob), watches, contexts = open_pair(live_browser, base_url)
+    invite_and_accept(ann, bob)
+    for page in (ann, bob):
+        page.wait_for_function(f"({HAND})().split(',').length === 6", timeout=60_000)
+    gid = ann.evaluate(ENTRY)["id"]
+    lines = [json.dumps({"t": "chat", "id": gid, "text": "spam %d" % k}) for k in range(3000)]
+    ann.evaluate("""(lines) => { const channel = window.__channels.filter((c) => c.readyState === 'open').at(-1);
+        for (let k = 0; k < lines.length; k += 100) channel.send(lines.slice(k, k + 100).join('\\n')); }""", lines)
+    bob.wait_for_function("document.getElementById('friend-chat-log').textContent.includes('faster than anyone types')",
+                          timeout=10_000)
+    shown = bob.evaluate("document.querySelectorAll('#friend-chat-log li').length")
+    assert shown <= 10, shown
+    started = bob.evaluate("performance.now()")
+    bob.click("#friend-phrases [data-phrase='Good luck!']")  # the page answers at once
+    ann.wait_for_function("document.getElementById('friend-chat-log').textContent.includes('Good luck!')",
+                          timeout=5_000)
+    assert bob.evaluate("performance.now()") - started < 3000
+    for context in contexts:
+        context.close()
