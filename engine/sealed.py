@@ -305,7 +305,7 @@ class SealedHand:
         self._inverse = None  # seat 0: the inverse of its lock (_unlock)
         self._made: list = []  # seat 0: the part of its deck locked so far
         self._first_text = None  # seat 0: its deck's text, once made
-        self._unlock_text = None  # seat 0: U, the inverse of its lock times BASE, as a message carries it
+        self._unlock_text = None  # U, the inverse of seat 0's lock times BASE, as a message carries it (made or received)
         self._roots_text = None  # seat 0: the decoding roots of its deck's points then of U (roots_text)
         self._first_roots: list = []  # seat 1: those roots as they came (None each if none came)
         self.masked_roots = ""  # seat 1: the roots of its masked six, as sent
@@ -393,7 +393,8 @@ class SealedHand:
         if self._proving is None:
             unlock = ristretto.decode(unhexlify(self.unlock_text()))
             self._proving = shuffle_proof.proving(lambda label: _scalar(self.seed, "shuffle:" + label),
-                                                  self._secret, self._order, self.first, unlock)
+                                                  self._secret, self._order, self.first, unlock,
+                                                  (_pieces(self.first_deck()), self.unlock_text()))
         text = next(self._proving)
         if text is not None:
             self._shuffle_text, self._proving = text, None
@@ -414,7 +415,7 @@ class SealedHand:
         if self.checked:
             return
         if self._shuffle is not None and not shuffle_proof.holds(self.first, self._unlock_point, self._shuffle,
-                                                                  self.seed):
+                                                                  self.seed, (self._texts, self._unlock_text)):
             raise SealError(f"{self.other}'s deck is not the 52 cards each locked once under one lock, so "
                             "it could have been made to tell what you hold: the hand cannot go on.")
         self._shuffle = None
@@ -458,6 +459,7 @@ class SealedHand:
         points = [_point(part, self.other, root) for part, root in zip(texts, found)]
         self._take_commitment(commitment)
         self._texts, self._first_roots, self._unlock_point, self.first = texts, found, unlocked, points
+        self._unlock_text = unlock
         self._shuffle = shuffle
 
     def _lock(self, j: int) -> None:

@@ -144,7 +144,10 @@ class HandSealing:
         again from it was checked when it came)."""
         if (number, "check") in self.deferred:
             self.deferred.remove((number, "check"))
-        self.hands[number].check_shuffle()
+        hand = self.hands[number]
+        if hand.checked:
+            return
+        hand.check_shuffle()
         for kind, at, item in self.log:
             if kind == "r" and at == number and item.get("s") == "deck":
                 item.pop("shuffle", None)

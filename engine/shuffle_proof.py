@@ -99,23 +99,29 @@ STEP_MULTIPLIES = 8
 waits for one step only."""
 
 
-def prove(nonce, lock: int, order: list, deck: list, unlock) -> str:
+def prove(nonce, lock: int, order: list, deck: list, unlock, texts: "tuple | None" = None) -> str:
     """The proof (hex) that ``deck[i] = lock * C[order[i]]`` for ``unlock = lock^-1 * B``;
-    ``nonce(label)``: a secret scalar for each label (the prover's own, from its secret seed)."""
-    for text in proving(nonce, lock, order, deck, unlock):
+    ``nonce(label)``: a secret scalar for each label (the prover's own, from its secret seed);
+    ``texts``: the deck's points and ``unlock`` as hex, if the caller has them (else encoded here)."""
+    for text in proving(nonce, lock, order, deck, unlock, texts):
         if text is not None:
             return text
     raise ValueError("the proof was not finished")
 
 
-def proving(nonce, lock: int, order: list, deck: list, unlock):
+def _texts(deck: list, unlock, texts: "tuple | None") -> tuple:
+    """The deck's points and ``unlock`` as hex: ``texts`` if given, else encoded (each point's
+    encoding is one, so texts received for these points are the same)."""
+    return texts if texts is not None else ([_hex(p) for p in deck], _hex(unlock))
+
+
+def proving(nonce, lock: int, order: list, deck: list, unlock, texts: "tuple | None" = None):
     """``prove`` in steps: yields None after each step of at most ``STEP_MULTIPLIES``
     multiplications, then the proof."""
     order_ = ristretto.ORDER
     gens = generators()
     base = ristretto.BASE
-    deck_texts = [_hex(p) for p in deck]
-    unlock_text = _hex(unlock)
+    deck_texts, unlock_text = _texts(deck, unlock, texts)
     where = [0] * N
     for i, card in enumerate(order):
         where[card] = i
@@ -161,10 +167,11 @@ def proving(nonce, lock: int, order: list, deck: list, unlock):
     yield "".join(texts) + "".join(_scalar_hex(k) for k in scalars)
 
 
-def holds(deck: list, unlock, proof: object, seed: str) -> bool:
+def holds(deck: list, unlock, proof: object, seed: str, given: "tuple | None" = None) -> bool:
     """Whether ``proof`` shows that the points of ``deck`` are the 52 cards, each once, under the
     one lock whose inverse times B is ``unlock``; ``seed``: the checking side's own secret, from
-    which the weights of its single check are drawn."""
+    which the weights of its single check are drawn; ``given``: the texts of ``deck`` and
+    ``unlock``, as for ``prove``."""
     if not isinstance(proof, str) or len(proof) != PROOF_HEX or len(deck) != N:
         return False
     order_ = ristretto.ORDER
@@ -182,8 +189,7 @@ def holds(deck: list, unlock, proof: object, seed: str) -> bool:
     k1, k2 = scalars[0], scalars[1]
     k_at, k_chain = scalars[2:2 + N], scalars[2 + N:2 + 2 * N]
     k3, k4 = scalars[2 + 2 * N], scalars[3 + 2 * N]
-    deck_texts = [_hex(p) for p in deck]
-    unlock_text = _hex(unlock)
+    deck_texts, unlock_text = _texts(deck, unlock, given)
     e = _card_challenges(deck_texts, unlock_text, texts[:N])
     c = _hash_scalar([unlock_text] + deck_texts + texts)
     gens, base, cards = generators(), ristretto.BASE, ristretto.CARD_POINTS

@@ -187,25 +187,21 @@ async def take_reply(text, entry=None):
     entry["names"] = [entry["names"][0], found["name"]]
     friend_store.put(entry)
     S["friend"] = dict(entry)
-    link = LIVE_STATE["link"]
-    if found["signal"] and link is not None and link.role == "offer" and not link.accepted:
+    if found["signal"]:  # a sealed game: the reply answered a live offer
         S["friend"]["seal"] = True  # no greeting of an ordinary game while the connection opens
-        q("friend-sent-status").textContent = "Connecting live to " + found["name"] + "\u2026"
+        link = LIVE_STATE["link"]
         ahead = asyncio.create_task(friend_seal.begin_ahead())  # in the worker while the connection opens
-        await connect(link, found["signal"])
+        opened = False
+        if link is not None and link.role == "offer" and not link.accepted:  # this page's offer, still open
+            q("friend-sent-status").textContent = "Connecting live to " + found["name"] + "\u2026"
+            await connect(link, found["signal"])
+            opened = await link.wait_open(OPEN_WAIT)
         answer = await ahead
-        opened = await link.wait_open(OPEN_WAIT)
         q("friend-sent-status").textContent = SEALING if opened else NOT_YET_LIVE.replace("{}", found["name"])
         table = friend_seal.begin(answer)  # kept: its first messages go as soon as a connection opens
         show_sealed(table)
         if table is None:  # the reply opened no first six: the deal face down, if the cards are slow
             bridge.launch(friend_seal.preview_later(show_sealed))
-        return True
-    if found["signal"]:  # a sealed game (the reply answered a live offer), but no offer is open here
-        S["friend"]["seal"] = True
-        q("friend-sent-status").textContent = NOT_YET_LIVE.replace("{}", found["name"])
-        table = friend_seal.begin(await friend_seal.begin_ahead())
-        show_sealed(table)
         return True
     reply = await bridge.call("friend_begin", parts())
     seat_table(entry, reply)
