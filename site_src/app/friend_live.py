@@ -238,10 +238,8 @@ async def on_friend_turn():
     if is_live():
         shown("friend-send", False)
         return
-    if friend_seal.is_sealed():
+    if friend_seal.is_sealed():  # say_connection has said how it goes on: live only
         shown("friend-send", False)
-        if S["waiting"] == "friend":
-            q("friend-connection").textContent = friend_seal.LIVE_ONLY
         return
     try:
         code = await bridge.call("friend_code_of", {"game": S["game"]})

@@ -20,8 +20,6 @@ from table.state import S
 
 SEAL_MARK = '"t":"seal'  # a sealed game's message (the engine checks what it really is)
 HELLO_MARK = '"t":"hello"'  # an ordinary greeting: from a friend page that has no game yet
-LIVE_ONLY = ("This game's deck is sealed: it goes on over the live connection only. "
-             "Press Connect live and send the code.")
 STATE = {"working": False, "table_calls": 0, "begun_on": None, "preview": False, "drawing": False}
 """table_calls: the call that gave the newest table; preview: the table shows the first deal face
 down (the engine's table while the deck is sealed), so the deal's table need not show it again;
