@@ -157,14 +157,15 @@ def calc_session(context, pytestconfig):
     tools.ui_ready(page)
     # What the page shows once set up: the count, "counting…" with the cards (a slow engine), or
     # for a moment nothing yet (the count on its way, drawn with the cards when it comes).
-    first = {
-        "state": page.get_attribute("#calc-result", "data-state"),
-        "note": page.locator("#calc-note").inner_text(),
-        "slots": page.locator("#calc-slots .slot").evaluate_all("s => s.map(x => x.dataset.card)"),
-        "named": page.get_by_role("button", name="Hand card 1: five of hearts (select to take it back)",
-                                  exact=True).count(),
-        "greyed": page.get_attribute('#calc-picker [data-card="JC"]', "aria-disabled"),
-    }
+    # Read in one go: read one by one, the page could move on between the reads.
+    first = page.evaluate("""() => ({
+        state: document.getElementById("calc-result").getAttribute("data-state"),
+        note: document.getElementById("calc-note").innerText,
+        slots: [...document.querySelectorAll("#calc-slots .slot")].map((x) => x.dataset.card),
+        greyed: document.querySelector('#calc-picker [data-card="JC"]').getAttribute("aria-disabled"),
+    })""")
+    first["named"] = page.get_by_role("button", name="Hand card 1: five of hearts (select to take it back)",
+                                      exact=True).count()
     yield page, watch, first
     page.close()
 
