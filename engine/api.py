@@ -230,6 +230,56 @@ for _name in SEALED_CALLS:
     ENDPOINTS["sealed_" + _name] = _module_call("friend_sealed", _name)
 
 
+# --- a friend game through a meeting point (engine/meeting.py) --------------------------------
+
+@endpoint
+def meet_key(request: dict) -> dict:
+    """A fresh meeting key for a game's invitation and its topic: ``{"key", "topic"}``."""
+    from engine import meeting
+
+    key = meeting.new_meet_key()
+    return {"key": key, "topic": meeting.topic(key)}
+
+
+@endpoint
+def meet_seal(request: dict) -> dict:
+    """A friend game's messages as notes for the meeting point: ``key``, ``tie`` (the reply's
+    text, or "" for the reply itself), ``seat`` (the sender's), ``number`` (the first note's),
+    ``texts``. Answers ``{"notes", "number"}``, the next note's number after them."""
+    from engine import meeting
+
+    number, texts = request.get("number"), request.get("texts")
+    if type(number) is not int or number < 0 or not isinstance(texts, list):
+        raise ValueError("A note's number is a whole number and its texts a list.")
+    notes = meeting.seal_notes(request.get("key"), _tie(request.get("tie")), request.get("seat"), number, texts)
+    return {"notes": notes, "number": number + len(notes)}
+
+
+@endpoint
+def meet_open(request: dict) -> dict:
+    """Notes from the meeting point, for the mailbox of the other seat: ``key``, ``tie`` (null
+    before the reply is read), ``seat`` (the sender's), ``box`` (the mailbox, null for a new one),
+    ``notes``. Answers ``{"box", "texts", "waiting", "refused"}`` (meeting.open_notes)."""
+    from engine import meeting
+
+    key, notes, box = request.get("key"), request.get("notes"), request.get("box")
+    meeting.parse_meet_key(key)
+    tie = request.get("tie")
+    if not isinstance(notes, list) or (tie is not None and not isinstance(tie, str)):
+        raise ValueError("The notes to open are a list, and the tie a text or null.")
+    box = meeting.new_box() if box is None else box
+    if not meeting.is_box(box):
+        raise ValueError("This game's mailbox for the meeting point is damaged.")
+    texts, waiting, refused = meeting.open_notes(key, tie, request.get("seat"), box, notes)
+    return {"box": box, "texts": texts, "waiting": waiting, "refused": refused}
+
+
+def _tie(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError("A note's tie is a text.")
+    return value
+
+
 @endpoint
 def qr_code(request: dict) -> dict:
     """The QR code of ``text`` (an invitation link): ``{"size": modules a side, "path": an SVG path

@@ -69,7 +69,9 @@ MESSAGE_TYPES = ("hello", "act", "sync", "chat")
 PHRASES = ("Good luck!", "Nice hand!", "Well played!", "Good game!", "Thanks!")
 INVITE_KEYS = ("v", "name", "target", "muggins", "commit", "signal")
 REPLY_KEYS = ("v", "id", "name", "secret", "signal")
-SEAL_KEY, OPEN_KEY = "seal", "open"
+SEAL_KEY, OPEN_KEY, MEET_KEY = "seal", "open", "meet"
+MEET_SIGNAL = "meet"  # the ``signal`` of a game whose pages find each other through a meeting point
+MAX_MEET_URL = 200  # characters of a meeting point's address
 """The optional fields of an invitation and of a reply for a live game (see the module docstring)."""
 OPENS = 12  # the reply's openings: six for each dealer of the first hand
 SEAL_DIGEST_BYTES = 24
@@ -139,8 +141,8 @@ def _pack(prefix: str, fields: dict) -> str:
     return prefix + b64url_text(canonical_json(fields).encode("utf-8"))
 
 
-def _unpack(prefix: str, text: object, what: str, keys: tuple, optional: str) -> dict:
-    """The fields of a packed text (``keys``, and perhaps ``optional``), checked for shape;
+def _unpack(prefix: str, text: object, what: str, keys: tuple, optional: tuple) -> dict:
+    """The fields of a packed text (``keys``, and perhaps some of ``optional``), checked for shape;
     FriendError naming ``what`` otherwise."""
     if not isinstance(text, str):
         raise FriendError(f"This is not {what}.")
@@ -153,7 +155,7 @@ def _unpack(prefix: str, text: object, what: str, keys: tuple, optional: str) ->
         data = strict_json(utf8_text(b64url_bytes(body)))  # empty text is no JSON: refused too
     except ValueError:
         raise FriendError(f"This is not {what}: part of it is missing or changed.") from None
-    if not isinstance(data, dict) or sorted(k for k in data if k != optional) != sorted(keys):
+    if not isinstance(data, dict) or sorted(k for k in data if k not in optional) != sorted(keys):
         raise FriendError(f"This is not {what}: its fields are not the ones expected.")
     if data["v"] != PROTOCOL or type(data["v"]) is not int:
         raise FriendError(f"This {what} is from another version of the site.")
@@ -169,11 +171,41 @@ def _secret(value: object, what: str) -> str:
     return value
 
 
+def is_meet_url(url: object) -> bool:
+    """True for a meeting point's address as the page may contact it: ws:// or wss://, a host
+    and perhaps a port and path, with no spaces, quotes, brackets or credentials.
+
+    >>> is_meet_url("wss://relay.example.org"), is_meet_url("wss://a@b.org"), is_meet_url("https://b.org")
+    (True, False, False)
+    """
+    if not isinstance(url, str) or not 8 <= len(url) <= MAX_MEET_URL or not url.startswith(("ws://", "wss://")):
+        return False
+    rest = url[url.find("//") + 2:]
+    host = rest.split("/")[0]
+    return bool(host) and host[0] not in ".-:" and all(
+        ch.isalpha() or ch.isdigit() or ch in ".-:" for ch in host) and all(
+        33 <= ord(ch) < 127 and ch not in "\"'<>`@#{}|\\^[]" for ch in rest)
+
+
+def _meet(value: object) -> list:
+    """An invitation's meeting point, [address, key], checked; FriendError otherwise."""
+    if not isinstance(value, list) or len(value) != 2 or not is_meet_url(value[0]) or not isinstance(value[1], str):
+        raise FriendError("This invitation's meeting point is damaged.")
+    from engine.meeting import NoteError, parse_meet_key
+
+    try:
+        parse_meet_key(value[1])
+    except NoteError as error:
+        raise FriendError(str(error)) from None
+    return value
+
+
 def make_invite(name: str, target: int, muggins: bool, secret: str, signal: "str | None" = None,
-                seal: "str | None" = None) -> str:
+                seal: "str | None" = None, meet: "list | None" = None) -> str:
     """The invitation text (see the module's docstring); ``seal``: with a ``signal``, the
-    inviter's secret for the sealed deck, whose commitment it carries; FriendError for a bad name
-    or rules."""
+    inviter's secret for the sealed deck, whose commitment it carries; ``meet``: with the
+    ``signal`` MEET_SIGNAL, the meeting point's [address, key]; FriendError for a bad name or
+    rules."""
     if type(target) is not int or target not in TARGETS:
         raise FriendError("A game is played to 121 or to 61 points.")
     if not isinstance(muggins, bool):
@@ -182,12 +214,16 @@ def make_invite(name: str, target: int, muggins: bool, secret: str, signal: "str
               "commit": commitment(_secret(secret, "inviter's secret")), "signal": signal}
     if seal is not None and signal is not None:
         fields[SEAL_KEY] = seal_digest(commitment(_secret(seal, "inviter's sealing secret")))
+    if (meet is not None) != (signal == MEET_SIGNAL):
+        raise FriendError("A game through a meeting point needs its address and key, and only it has them.")
+    if meet is not None:
+        fields[MEET_KEY] = _meet(list(meet))
     return _pack(INVITE_PREFIX, fields)
 
 
 def read_invite(text: object) -> dict:
     """An invitation's fields, with its game ``id``; FriendError saying what is wrong."""
-    data = _unpack(INVITE_PREFIX, text, "an invitation", INVITE_KEYS, SEAL_KEY)
+    data = _unpack(INVITE_PREFIX, text, "an invitation", INVITE_KEYS, (SEAL_KEY, MEET_KEY))
     try:
         data["name"] = clean_name(data["name"])
     except FriendError as error:
@@ -202,6 +238,10 @@ def read_invite(text: object) -> dict:
     if SEAL_KEY in data and (data["signal"] is None or not isinstance(seal, str) or len(seal) != 4 * SEAL_DIGEST_BYTES // 3
                              or any(ch not in _B64_ALPHABET for ch in seal)):
         raise FriendError("This invitation's commitment to its sealed deck is damaged.")
+    if (MEET_KEY in data) != (data["signal"] == MEET_SIGNAL):
+        raise FriendError("This invitation's meeting point is damaged.")
+    if MEET_KEY in data:
+        _meet(data[MEET_KEY])
     data["id"] = game_id(data["commit"])
     return data
 
@@ -223,7 +263,7 @@ def make_reply(invite: dict, name: str, secret: str, signal: "str | None" = None
 
 def read_reply(text: object, invite: dict) -> dict:
     """A reply's fields, checked against the invitation it answers; FriendError otherwise."""
-    data = _unpack(REPLY_PREFIX, text, "a reply", REPLY_KEYS, OPEN_KEY)
+    data = _unpack(REPLY_PREFIX, text, "a reply", REPLY_KEYS, (OPEN_KEY,))
     if data["id"] != invite["id"]:
         raise FriendError("This reply answers another invitation.")
     try:
@@ -233,6 +273,8 @@ def read_reply(text: object, invite: dict) -> dict:
     if _same_name(data["name"], invite["name"]):
         raise FriendError("This reply uses the inviter's own name.")
     _secret(data["secret"], "reply's secret")
+    if (data["signal"] == MEET_SIGNAL) != (invite["signal"] == MEET_SIGNAL) and data["signal"] is not None:
+        raise FriendError("This reply answers the invitation another way than the one it offered.")
     if OPEN_KEY in data:
         opens = data[OPEN_KEY]
         if SEAL_KEY not in invite or data["signal"] is None or not isinstance(opens, list) or len(opens) != OPENS \

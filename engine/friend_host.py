@@ -61,22 +61,25 @@ def table_reply(state, events: list, seat: int) -> dict:
 
 
 def invite(request: dict) -> dict:
-    """A new invitation: ``name``, ``target``, ``muggins``, the connection offer ``signal`` (or null)
-    and optionally the ``secret`` and ``seal_secret`` to use; the reply holds the text and the
+    """A new invitation: ``name``, ``target``, ``muggins``, the connection offer ``signal`` (or null;
+    ``friend.MEET_SIGNAL`` with ``meet``, the meeting point's [address, key]) and optionally the ``secret`` and ``seal_secret`` to use; the reply holds the text and the
     secrets to keep (``seal_secret`` null for play by link only)."""
     secret = request_secret(request)
     signal = request.get("signal")
     seal = request_secret(request, "seal_secret") if signal is not None else None
     text = friend.make_invite(request.get("name"), request.get("target", 121), request.get("muggins", False),
-                              secret, signal, seal)
+                              secret, signal, seal, request.get("meet"))
     found = friend.read_invite(text)
     return {"invite": text, "secret": secret, "seal_secret": seal, "id": found["id"], "length": len(text)}
 
 
 def read_invite(request: dict) -> dict:
-    """What an invitation says: its ``id``, the inviter's ``name``, ``target``, ``muggins`` and ``signal``."""
+    """What an invitation says: its ``id``, the inviter's ``name``, ``target``, ``muggins``, ``signal``
+    and ``meet`` (its meeting point's [address, key], or null)."""
     found = friend.read_invite(request.get("invite"))
-    return {key: found[key] for key in ("id", "name", "target", "muggins", "signal")}
+    answer = {key: found[key] for key in ("id", "name", "target", "muggins", "signal")}
+    answer["meet"] = found.get(friend.MEET_KEY)
+    return answer
 
 
 def accept(request: dict) -> dict:

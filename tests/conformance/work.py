@@ -267,6 +267,28 @@ def endpoint_vectors():
         ("hint", {"game": saved}), ("hint", {"game": saved, "seat": 1}), ("hint", {"game": "{}"}),
         ("review_hand", {"game": saved}), ("review_hand", {"game": saved, "hand_number": "1"}),
         ("review_game", {"game": saved}), ("review_game", {}),
+    ] + meeting_vectors()
+
+
+def meeting_vectors():
+    """(endpoint, request) pairs for notes through a meeting point: sealed, opened out of order
+    and twice, changed, of the other seat, and a long message of every kind of character."""
+    key, tie = "Q" * 21 + "A", "fr1.reply"
+    texts = ["{\"t\":\"seal-act\"}", "\u00e9\U0001F0A1\U0001F600 " * 900, "nice hand!"]
+    notes = json.loads(api.call("meet_seal", json.dumps({"key": key, "tie": tie, "seat": 1, "number": 1,
+                                                        "texts": texts})))["result"]["notes"]
+    reply = json.loads(api.call("meet_seal", json.dumps({"key": key, "tie": "", "seat": 1, "number": 0,
+                                                        "texts": ["fr1.reply"]})))["result"]["notes"]
+    changed = notes[0][:-3] + ("a" if notes[0][-3] != "a" else "b") + notes[0][-2:]
+    return [
+        ("meet_key", {}), ("meet_seal", {"key": key, "tie": tie, "seat": 0, "number": 3, "texts": ["x"]}),
+        ("meet_seal", {"key": "short", "tie": tie, "seat": 0, "number": 0, "texts": ["x"]}),
+        ("meet_seal", {"key": key, "tie": tie, "seat": 0, "number": 0, "texts": [""]}),
+        ("meet_open", {"key": key, "tie": None, "seat": 1, "box": None, "notes": list(reversed(notes)) + reply}),
+        ("meet_open", {"key": key, "tie": tie, "seat": 1, "box": None, "notes": reply + notes[::-1] + notes}),
+        ("meet_open", {"key": key, "tie": tie, "seat": 0, "box": None, "notes": notes}),
+        ("meet_open", {"key": key, "tie": tie, "seat": 1, "box": None, "notes": [changed, "n1.1.zz", "junk", 7]}),
+        ("meet_open", {"key": key, "tie": tie, "seat": 1, "box": {"next": "x"}, "notes": []}),
     ]
 
 

@@ -93,7 +93,7 @@ def test_the_invitation_and_the_reply_carry_names_rules_and_the_commitment():
     made = call("friend_invite", name=" Ann\u202e ", target=121, muggins=True, secret=A_SECRET, signal="x1")
     seen = call("friend_read_invite", invite="https://example.test/#invite=" + made["invite"])
     assert seen == {"id": friend.commitment(A_SECRET)[:16], "name": "Ann", "target": 121, "muggins": True,
-                    "signal": "x1"}
+                    "signal": "x1", "meet": None}
     accepted = call("friend_accept", invite=made["invite"], name="Bob", secret=B_SECRET)
     assert call("friend_read_reply", invite=made["invite"], reply=accepted["reply"])["name"] == "Bob"
     assert A_SECRET not in made["invite"] and A_SECRET not in json.dumps(seen)
