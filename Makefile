@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run serve test test-unit test-e2e build bench deps deps-python deps-node deps-browser clean
+.PHONY: run serve test test-unit test-e2e build bench deps deps-python deps-node deps-browser deps-relay clean
 
 run: deps-python deps-node
 	$(PY) build.py dist --serve --port $(PORT)
@@ -20,7 +20,7 @@ build: deps-python deps-node
 # The browser tests spend much of their time waiting on the pages, so the conformance test runs
 # beside them at the lowest priority, on the time they leave; its report follows theirs.
 CONFORMANCE_LOG := .cache/conformance.log
-test: deps-python deps-node deps-browser build
+test: deps-python deps-node deps-browser deps-relay build
 	$(VENV)/bin/ruff check --quiet .
 	@mkdir -p .cache; \
 	nice -n 19 $(PY) -m pytest tests/conformance -p no:cacheprovider > $(CONFORMANCE_LOG) 2>&1 & conformance=$$!; \
@@ -32,13 +32,13 @@ test: deps-python deps-node deps-browser build
 test-unit: deps-python
 	$(PY) -m pytest tests/unit
 
-test-e2e: deps-python deps-node deps-browser build
+test-e2e: deps-python deps-node deps-browser deps-relay build
 	$(PY) -m pytest tests/e2e
 
-bench: deps-python deps-node deps-browser build
+bench: deps-python deps-node deps-browser deps-relay build
 	$(PY) -m bench
 
-deps: deps-python deps-node deps-browser
+deps: deps-python deps-node deps-browser deps-relay
 
 # Installs Debian packages (as root, as on CI); only runs when something is missing.
 apt_install = { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(1); }
@@ -51,6 +51,16 @@ $(VENV)/.installed: requirements.txt
 	touch $@
 
 deps-python: $(VENV)/.installed
+
+# The meeting point the browser tests start on 127.0.0.1 (a published Nostr relay), in a venv of
+# its own so that its pins never meet the site's.
+RELAY_VENV := .venv-relay
+$(RELAY_VENV)/.installed: tests/relay/requirements.txt
+	$(PYTHON) -m venv $(RELAY_VENV)
+	$(RELAY_VENV)/bin/pip install -q -r tests/relay/requirements.txt
+	touch $@
+
+deps-relay: $(RELAY_VENV)/.installed
 
 node_modules/.installed: package.json package-lock.json
 	@command -v npm >/dev/null || { $(call apt_install,nodejs npm); }

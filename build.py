@@ -36,6 +36,7 @@ from site_src.builder.output import copy_tree, prepare_out_dir
 from site_src.builder.pages import Page, load_pages, nav_links
 from site_src.builder.render import Renderer, first_paint_board, make_environment, page_context
 from site_src.builder.runtime import EDITOR_SCRIPT, editor_preloads, runtime_preloads, vendor_runtime, with_preloads
+from site_src.builder.meeting import write_meeting_frame
 from site_src.builder.security import with_csp
 from site_src.builder.styles import with_style_bundle, write_style_bundles
 from site_src.builder.serve import serve
@@ -83,6 +84,7 @@ def build(out_dir: str | os.PathLike = "dist", pages_dir: str | os.PathLike | No
     vendor_runtime(out)
     write_python_files(out)
     botlab.write_sandbox(out)
+    write_meeting_frame(out)
     for name, text in rendered.items():
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)

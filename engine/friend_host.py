@@ -17,7 +17,7 @@ its seat, its own secret and the game's JSON (null until both secrets are known)
 ('discard', 0, 0)
 """
 
-from engine import friend, host, seeds
+from engine import friend, host, meeting, seeds
 from engine.narration import Seating
 from engine.record import all_actions
 
@@ -75,10 +75,11 @@ def invite(request: dict) -> dict:
 
 def read_invite(request: dict) -> dict:
     """What an invitation says: its ``id``, the inviter's ``name``, ``target``, ``muggins``, ``signal``
-    and ``meet`` (its meeting point's [address, key], or null)."""
+    and ``meet`` (its meeting point: ``{"url", "key", "topic"}``, or null)."""
     found = friend.read_invite(request.get("invite"))
     answer = {key: found[key] for key in ("id", "name", "target", "muggins", "signal")}
-    answer["meet"] = found.get(friend.MEET_KEY)
+    meet = found.get(friend.MEET_KEY)
+    answer["meet"] = None if meet is None else {"url": meet[0], "key": meet[1], "topic": meeting.topic(meet[1])}
     return answer
 
 

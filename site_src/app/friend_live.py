@@ -15,9 +15,10 @@ from dom import document
 import bridge
 import friend_seal
 import friend_store
-from friend_seat import (CONNECT_MARK, LIVE_STATE, PLAY_MARK, adopt, is_live, other_name, page_address,
+from friend_seat import (CONNECT_MARK, LIVE_STATE, PLAY_MARK, REPLY_PREFIX, adopt, is_live, is_meet, other_name, page_address,
                          parts, refuse, say_connection, send, settle, show_setup_note)
 import peer_sdp
+from meet_link import MeetLink
 from peer_link import LinkError, PeerLink
 from table.flow import flow
 from table.state import S, make, q, shown
@@ -41,6 +42,31 @@ def new_link():
     if old is not None:
         old.close()
     link = PeerLink(connection_setting(), on_message=on_message, on_state=on_link_state, on_error=on_link_error)
+    LIVE_STATE["link"] = link
+    return link
+
+
+def open_meet(entry):
+    """The link through the meeting point of a friend game kept on this device (the page's old
+    link closed), or None for a game that has no meeting point. What the link keeps goes into the
+    game's entry as it changes."""
+    meet = entry.get("meet")
+    if not isinstance(meet, dict):
+        return None
+    old = LIVE_STATE["link"]
+    if old is not None:
+        old.close()
+    game_id = entry["id"]
+
+    def kept(state):
+        stored = friend_store.get(game_id)
+        if stored is not None and isinstance(stored.get("meet"), dict):
+            stored["meet"]["link"] = state
+            friend_store.put(stored)
+
+    link = MeetLink(meet["url"], meet["key"], meet["topic"], entry["seat"], entry.get("reply"), meet.get("link"),
+                    on_message=on_message, on_state=on_link_state, on_error=on_link_error, on_kept=kept)
+    link.game_id = game_id
     LIVE_STATE["link"] = link
     return link
 
@@ -87,7 +113,11 @@ def is_flood(text):
 
 def on_message(text):
     """A message from the other page: taken in turn, once the table is not busy (a chat line
-    past the rate anyone types is dropped at once)."""
+    past the rate anyone types is dropped at once). The friend's reply, which comes through a
+    meeting point, goes to the invitation it answers."""
+    if text.startswith(REPLY_PREFIX) and LIVE_STATE.get("on_reply") is not None:
+        bridge.launch(LIVE_STATE["on_reply"](text))
+        return
     if is_flood(text):
         return
     LIVE_STATE["inbox"].append(text)
@@ -213,13 +243,15 @@ async def greet():
 
 
 def on_link_state(state, reason):
-    """The connection opened or closed."""
+    """The connection opened or closed (a meeting point's: could be reached, or not)."""
+    link = LIVE_STATE["link"]
     if state == "open":
         hide_code()
-        if S["friend"] is not None:
+        if S["friend"] is not None and getattr(link, "game_id", S["friend"]["id"]) == S["friend"]["id"]:
             bridge.launch(greet())
-        q("friend-replied-status").textContent = "Connected: waiting for the first deal\u2026"
-        q("friend-sent-status").textContent = "Connected."
+        if getattr(link, "role", "") != "meet":  # a meeting point's is not the friend's page
+            q("friend-replied-status").textContent = "Connected: waiting for the first deal\u2026"
+            q("friend-sent-status").textContent = "Connected."
     say_connection(reason if state in ("failed", "closed") else "")
     if state == "open" and S["waiting"] == "friend":
         shown("friend-send", False)
@@ -235,7 +267,7 @@ def on_link_error(reason):
 async def on_friend_turn():
     """The other seat is to move: say so, and without a live connection offer the move link."""
     say_connection()
-    if is_live():
+    if is_live() or is_meet():
         shown("friend-send", False)
         return
     if friend_seal.is_sealed():  # say_connection has said how it goes on: live only
@@ -326,7 +358,7 @@ async def say(text):
     except bridge.EngineError as error:
         refuse(error.message)
         return
-    if not is_live():
+    if not is_live() and not is_meet():
         add_chat("", "Chat needs the live connection; this line was not sent.")
         return
     send(out["send"])

@@ -20,9 +20,9 @@ import friend_seal
 import friend_store
 import friend_tabs
 from table import store
-from friend_live import connect, new_link, show_sealed
-from friend_seat import (INVITE_MARK, LIVE_STATE, REPLY_MARK, other_name, page_address, parts, seat_table,
-                         show_panel, show_setup_note, took)
+from friend_live import connect, new_link, open_meet, show_sealed
+from friend_seat import (INVITE_MARK, LIVE_STATE, MEET_SIGNAL, REPLY_MARK, other_name, page_address, parts,
+                         seat_table, show_panel, show_setup_note, took)
 from peer_link import LinkError
 from table.flow import flow
 from table.prompt import announce
@@ -35,6 +35,11 @@ NOT_YET_LIVE = ("Not connected to {} yet. This game's deck is sealed, so it is p
                 "connection: press Connect live and send the code.")
 WAITING_START = "Waiting for {} to paste your reply\u2026"
 SEALING = "Connected live: sealing the first deal\u2026"
+WAITING_MEET = ("Waiting for your friend to open the link. You may close this page: the reply waits at the "
+                "meeting point, and the game starts when you come back.")
+MEET_ASK = "Allow the meeting point first (the box under its address), or choose another way to play."
+REPLIED_MEET = ("Your reply is on its way to {} through the meeting point. The game starts here as soon as "
+                "{}'s page picks it up; you may close this page and come back.")
 OPEN_WAIT = 10  # seconds the inviter waits for the live connection before saying it is not there yet
 
 
@@ -43,6 +48,9 @@ def on_friend_button(event):
     setting = friend_store.load_network()
     q("friend-stun").checked = setting["stun"]
     q("friend-stun-host").value = setting["host"]
+    q("friend-meet-url").value = setting["meet"]
+    q("friend-meet-ok").checked = setting["meet_ok"]
+    on_way_change(None)
     names = S["settings"].get("friend_name") or ""
     q("friend-name").value = names
     q("friend-make-message").textContent = ""
@@ -73,7 +81,18 @@ def on_back(event):
 
 def on_network_change(event):
     """Remember the connection setting as soon as it changes."""
-    friend_store.save_network(bool(q("friend-stun").checked), str(q("friend-stun-host").value).strip())
+    friend_store.save_network(bool(q("friend-stun").checked), str(q("friend-stun-host").value).strip(),
+                              str(q("friend-meet-url").value).strip(), bool(q("friend-meet-ok").checked))
+
+
+def chosen_way():
+    """How the invitation is played: "live" (same network), "far" (a meeting point) or "link"."""
+    return str(q("friend-make").querySelector('input[name="friend-way"]:checked').value)
+
+
+def on_way_change(event):
+    """Show what playing somewhere else contacts, and the choice to allow it, only when it is chosen."""
+    shown("friend-far", chosen_way() == "far")
 
 
 def on_make(event):
@@ -94,9 +113,17 @@ async def make_invite():
     request = {"name": str(q("friend-name").value), "target": target, "muggins": bool(q("friend-muggins").checked)}
     q("friend-make-button").disabled = True
     q("friend-make-message").textContent = "Making the invitation\u2026"
-    live = q("friend-make").querySelector('input[name="friend-way"]:checked').value != "link"
+    way = chosen_way()
+    live = way == "live"
+    if way == "far":
+        on_network_change(None)
+        if not q("friend-meet-ok").checked:
+            q("friend-make-button").disabled = False
+            q("friend-make-message").textContent = MEET_ASK
+            return
+        request["meet"] = [str(q("friend-meet-url").value).strip(), (await bridge.call("meet_key", {}))["key"]]
     try:
-        request["signal"] = None
+        request["signal"] = MEET_SIGNAL if way == "far" else None
         if live:
             link = new_link()
             try:
@@ -117,18 +144,25 @@ async def make_invite():
     entry = {"id": made["id"], "seat": 0, "invite": made["invite"], "reply": None, "secret": made["secret"],
              "names": [request["name"].strip(), None], "target": target, "muggins": request["muggins"],
              "game": None, "meta": None, "turn": "Waiting for the reply", "seal_secret": made["seal_secret"]}
+    if way == "far":
+        found = await bridge.call("friend_read_invite", {"invite": made["invite"]})
+        entry["meet"] = dict(found["meet"], link=None)
     friend_tabs.claim(entry["id"])
     friend_store.put(entry)
     S["pending"] = entry
     address = page_address() + INVITE_MARK + made["invite"]
     q("friend-invite-link").value = address
-    q("friend-sent-status").textContent = WAITING_REPLY if request["signal"] else \
+    q("friend-sent-status").textContent = WAITING_MEET if way == "far" else WAITING_REPLY if request["signal"] else \
         (NO_OFFER if live else "The game goes by link.")
     q("friend-reply-message").textContent = ""
     q("friend-reply-in").value = ""
+    q("friend-copy-invite").textContent = "Copy the link"  # a fresh invitation, a fresh button
+    shown("friend-reply-form", way != "far")
     show_panel("friend-sent")
     await draw_qr(address)
     list_games()
+    if way == "far":
+        open_meet(entry)  # the reply comes through it (take_meet_reply)
     if request["signal"]:
         board_ahead(entry)
         await friend_seal.prepare(entry)
@@ -190,9 +224,14 @@ async def take_reply(text, entry=None):
     if found["signal"]:  # a sealed game: the reply answered a live offer
         S["friend"]["seal"] = True  # no greeting of an ordinary game while the connection opens
         link = LIVE_STATE["link"]
+        if found["signal"] == MEET_SIGNAL and (link is None or getattr(link, "game_id", None) != entry["id"]):
+            link = open_meet(entry)
         ahead = asyncio.create_task(friend_seal.begin_ahead())  # in the worker while the connection opens
         opened = False
-        if link is not None and link.role == "offer" and not link.accepted:  # this page's offer, still open
+        if found["signal"] == MEET_SIGNAL and link is not None:
+            link.set_tie(entry["reply"])  # the friend's notes from now on are tied to the reply
+            opened = link.is_open()
+        elif link is not None and link.role == "offer" and not link.accepted:  # this page's offer, still open
             q("friend-sent-status").textContent = "Connecting live to " + found["name"] + "\u2026"
             await connect(link, found["signal"])
             opened = await link.wait_open(OPEN_WAIT)
@@ -237,7 +276,10 @@ async def show_invitation(text):
     S["invited"] = {"text": text, "found": found}
     q("friend-invite-text").textContent = (
         found["name"] + " invites you to a game of cribbage to " + str(found["target"]) + " points, muggins "
-        + ("on" if found["muggins"] else "off") + ".")
+        + ("on" if found["muggins"] else "off") + "."
+        + ("" if found.get("meet") is None else
+           " Your two pages find each other through the meeting point " + found["meet"]["url"]
+           + ", which only ever sees encrypted text. Accepting lets this page contact it."))
     q("friend-my-name").value = S["settings"].get("friend_name") or ""
     q("friend-invited-message").textContent = ""
     shown("friend-accept", True)
@@ -267,7 +309,9 @@ async def accept():
                 raise
             q("friend-invited-message").textContent = cap(error.message)
             return
-        if found["signal"]:
+        if found["signal"] == MEET_SIGNAL:
+            request["signal"] = MEET_SIGNAL
+        elif found["signal"]:
             link = new_link()
             try:
                 request["signal"] = await link.answer(found["signal"])
@@ -282,16 +326,26 @@ async def accept():
              "names": [found["name"], request["name"].strip()], "target": found["target"],
              "muggins": found["muggins"], "game": None, "meta": None, "turn": "Waiting for the first move",
              "seal_secret": made["seal_secret"]}
+    meet = found.get("meet")
+    if meet is not None:
+        entry["meet"] = dict(meet, link=None)
     friend_tabs.claim(entry["id"])
     friend_store.put(entry)
     S["friend"] = dict(entry)
     LIVE_STATE["hello"] = (made["id"], made["hello"])  # sent as the connection opens (greet)
+    if meet is not None:
+        link = open_meet(entry)
+        link.send_reply(made["reply"])  # the reply goes first, tied to nothing; all after it to the reply
     q("friend-reply-out").value = page_address() + REPLY_MARK + made["reply"]
     q("friend-replied-text").textContent = (
         "Send this reply back to " + found["name"] + ". When " + found["name"]
         + " pastes it, the game starts here" + (" over a live connection, on a sealed deck: keep this page open."
                                                 if request["signal"] else ", by a link " + found["name"] + " sends you."))
     q("friend-replied-status").textContent = WAITING_START.replace("{}", found["name"])
+    shown("friend-reply-copy", meet is None)
+    if meet is not None:
+        q("friend-replied-text").textContent = REPLIED_MEET.replace("{}", found["name"])
+        q("friend-replied-status").textContent = ""
     show_panel("friend-replied")
     list_games()
     if request["signal"]:
@@ -350,6 +404,10 @@ async def open_entry(entry):
             await draw_qr(page_address() + INVITE_MARK + entry["invite"])
             q("friend-invite-link").value = page_address() + INVITE_MARK + entry["invite"]
             q("friend-sent-status").textContent = "Paste your friend's reply to start, or open the reply link."
+            shown("friend-reply-form", not entry.get("meet"))
+            if entry.get("meet"):
+                q("friend-sent-status").textContent = WAITING_MEET
+                open_meet(entry)
             show_panel("friend-sent")
         else:
             q("friend-reply-out").value = page_address() + REPLY_MARK + entry["reply"]
@@ -366,6 +424,8 @@ async def open_entry(entry):
             raise
         show_setup_note("This friend game could not be read: " + error.message)
         return True
+    if entry.get("meet"):
+        open_meet(entry)  # finds the friend's page again by itself: what either missed is sent again
     if reply is None:  # a sealed game whose first deal is not sealed yet: it comes over the connection
         S["friend"]["seal"] = True
         q("friend-sent-status").textContent = SEALING
@@ -378,3 +438,18 @@ async def open_entry(entry):
     announce("Your game with " + other_name() + " is as you left it.")
     return True
 
+
+
+async def take_meet_reply(text):
+    """The friend's reply, come through the meeting point: it starts the invitation it answers."""
+    entry = S.get("pending")
+    link = LIVE_STATE["link"]
+    if entry is None or link is None or getattr(link, "game_id", None) != entry["id"]:
+        return
+    stored = friend_store.get(entry["id"])
+    if stored is not None and stored.get("reply"):
+        return  # taken already (a note seen again after a reload is dropped before it gets here)
+    await take_reply(text, stored or entry)
+
+
+LIVE_STATE["on_reply"] = take_meet_reply

@@ -27,7 +27,8 @@ import friend_tabs
 import peer_sdp
 from friend_live import on_chat, on_friend_turn, on_mute, on_phrase, on_reconnect, open_connection
 from friend_panels import (invite_again, list_games, on_accept, on_back, on_friend_button, on_games_click, on_make,
-                           on_network_change, on_reply_submit, open_entry, show_invitation, take_reply)
+                           on_network_change, on_reply_submit, on_way_change, open_entry, show_invitation,
+                           take_reply)
 from friend_seat import (CONNECT_MARK, INVITE_MARK, LIVE_STATE, PLAY_MARK, REPLY_MARK, adopt, is_live,
                          other_name, page_address, parts, refuse, send, settle, show_setup_note)
 from table.flow import flow
@@ -206,6 +207,9 @@ def setup():
     bridge.on("#friend-make", "submit", on_make, prevent_default=True)
     bridge.on("#friend-stun", "change", on_network_change)
     bridge.on("#friend-stun-host", "change", on_network_change)
+    bridge.on("#friend-where", "change", on_way_change)
+    bridge.on("#friend-meet-url", "change", on_network_change)
+    bridge.on("#friend-meet-ok", "change", on_network_change)
     bridge.on("#friend-reply-form", "submit", on_reply_submit, prevent_default=True)
     bridge.on("#friend-invited", "submit", on_accept, prevent_default=True)
     bridge.on("#friend-paste-form", "submit", on_paste, prevent_default=True)

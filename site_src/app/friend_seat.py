@@ -19,10 +19,14 @@ INVITE_MARK = "#invite="
 REPLY_MARK = "#reply="
 PLAY_MARK = "#play="
 CONNECT_MARK = "#connect="
+REPLY_PREFIX = "fr1."  # a reply's text (engine/friend.py)
+MEET_SIGNAL = "meet"  # the signal of an invitation whose pages find each other through a meeting point
 SAME_NETWORK = ("Live play needs both devices on the same network; "
                 "links work from anywhere.")
 LIVE = "Connected live to {}: moves arrive as they are made."
 BY_LINK = "Playing {} by link: after each of your moves, send the link below."
+THROUGH_MEETING = ("Playing {} through the meeting point: moves arrive as they are made, and wait there "
+                   "while one of you is away.")
 SEALED_APART = ("Not connected to {}. This game's deck is sealed, so it goes on over a live connection "
                 "only: press Connect live and send the code.")
 
@@ -67,10 +71,16 @@ def is_live():
     return LIVE_STATE["link"] is not None and LIVE_STATE["link"].is_open()
 
 
+def is_meet():
+    """True when the game's messages go through a meeting point."""
+    link = LIVE_STATE["link"]
+    return link is not None and getattr(link, "role", "") == "meet" and link.state != "ended"
+
+
 def send(messages):
     """Messages to the other page, over the connection if it is open."""
     link = LIVE_STATE["link"]
-    if messages and link is not None and link.is_open():
+    if messages and link is not None and (link.is_open() or is_meet()):  # a meeting point's wait in its frame
         link.send_all(messages)  # together: the other page takes them in one go
 
 
@@ -143,7 +153,12 @@ def say_connection(reason=""):
     if S["friend"] is None:
         return
     name = other_name()
-    if is_live():
+    meet = is_meet()
+    if meet and is_live():
+        text = THROUGH_MEETING.replace("{}", name)
+    elif meet:
+        text = reason or LIVE_STATE["link"].reason or THROUGH_MEETING.replace("{}", name)
+    elif is_live():
         text = LIVE.replace("{}", name)
     elif S["friend"].get("seal"):
         text = (reason + " " if reason else "") + SEALED_APART.replace("{}", name)
@@ -152,7 +167,7 @@ def say_connection(reason=""):
     else:
         text = BY_LINK.replace("{}", name) + " " + SAME_NETWORK
     q("friend-connection").textContent = text
-    live = is_live()
+    live = is_live() or meet  # through a meeting point, chat lines wait there as moves do
     shown("friend-reconnect", not live)  # connecting again is for a game going by link
     shown("friend-chat-form", live)
     shown("friend-phrases", live)

@@ -7,8 +7,13 @@ Runs in MicroPython on the main thread (keep to the subset). Keys, each holding 
   (the engine's saved record, null until both secrets are known), "meta", "turn" (whose turn,
   in words), "time"}``; at most MAX_GAMES, the oldest dropped first;
 - ``cribbage.friendnow.v1``: the id of the friend game at the table (a reload resumes it);
-- ``cribbage.friendnet.v1``: ``{"v": 1, "stun": bool, "host": "host:port"}``: whether the
-  player allows a STUN server for live play across networks, and which.
+- ``cribbage.friendnet.v1``: ``{"v": 1, "stun": bool, "host": "host:port", "meet": address,
+  "meet_ok": bool}``: whether the player allows a STUN server for live play across networks, and
+  which; the meeting point (a Nostr relay, ws:// or wss://) for games with a friend somewhere else,
+  and whether the player allowed the page to contact it.
+
+An entry of a game through a meeting point also holds ``"meet": {"url", "key", "topic", "link"}``:
+the meeting point, the game's meeting key and topic, and what its link keeps (meet_link.py).
 
 Nothing read here is trusted: the engine checks every text and record again before it is used,
 and an unreadable value is set aside (local_storage.keep_aside) with a notice. No function raises.
@@ -24,6 +29,8 @@ KEY_CURRENT = "cribbage.friendnow.v1"
 VERSION = 1
 MAX_GAMES = 20
 DEFAULT_STUN_HOST = "stun.l.google.com:19302"
+DEFAULT_MEET_URL = "wss://relay.damus.io"
+MAX_MEET_URL = 200
 MAX_HOST = 100
 ENTRY_TEXTS = ("id", "invite", "secret")
 GAMES_RESET = "Your friend games could not be read." + local_storage.KEPT_ASIDE
@@ -142,22 +149,38 @@ def current():
 
 
 def load_network():
-    """The connection setting: ``{"stun": bool, "host": str}`` (STUN off by default)."""
+    """The connection setting: ``{"stun": bool, "host": str, "meet": str, "meet_ok": bool}`` (no
+    host allowed by default)."""
     text, data = local_storage.read_json(KEY_NETWORK, "")
-    setting = {"stun": False, "host": DEFAULT_STUN_HOST}
+    setting = {"stun": False, "host": DEFAULT_STUN_HOST, "meet": DEFAULT_MEET_URL, "meet_ok": False}
     if isinstance(data, dict) and data.get("v") == VERSION:
-        if isinstance(data.get("stun"), bool):
-            setting["stun"] = data["stun"]
-        host = data.get("host")
-        if is_host(host):
-            setting["host"] = host
+        for flag in ("stun", "meet_ok"):
+            if isinstance(data.get(flag), bool):
+                setting[flag] = data[flag]
+        if is_host(data.get("host")):
+            setting["host"] = data["host"]
+        if is_meet_url(data.get("meet")):
+            setting["meet"] = data["meet"]
     return setting
 
 
-def save_network(stun, host):
-    """Remember whether a STUN server is allowed, and which."""
-    local_storage.write(KEY_NETWORK, local_storage.dumps({"v": VERSION, "stun": bool(stun),
-                                             "host": host if is_host(host) else DEFAULT_STUN_HOST}))
+def save_network(stun, host, meet=None, meet_ok=None):
+    """Remember whether a STUN server is allowed, and which; and the meeting point, and whether
+    it is allowed (unchanged when not given)."""
+    setting = load_network()
+    setting.update({"v": VERSION, "stun": bool(stun), "host": host if is_host(host) else DEFAULT_STUN_HOST})
+    if meet is not None and is_meet_url(meet):
+        setting["meet"] = meet
+    if meet_ok is not None:
+        setting["meet_ok"] = bool(meet_ok)
+    local_storage.write(KEY_NETWORK, local_storage.dumps(setting))
+
+
+def is_meet_url(url):
+    """True for what may be a meeting point's address: ws:// or wss:// and at most MAX_MEET_URL
+    characters with no space (the engine checks it fully when it goes into an invitation)."""
+    return isinstance(url, str) and 8 <= len(url) <= MAX_MEET_URL and url.startswith(("ws://", "wss://")) \
+        and not any(ch.isspace() for ch in url)
 
 
 def is_host(host):

@@ -20,6 +20,8 @@ RUNTIME_FILES = {
     "pyodide": ("pyodide", [
         "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
     ]),
+    # Nostr's event signing for the meeting point's frame only (meet.html: site_src/builder/meeting.py).
+    "nostr": ("nostr-tools/lib", ["nostr.bundle.js"]),
 }
 
 

@@ -65,6 +65,11 @@ def sandbox_script_sources(page_html: str) -> list[str]:
     return sources + ["blob:"] if sources else []
 
 
+MEET_FRAME_RE = re.compile(r'\sdata-meet-frame(?:="")?[\s>]')
+"""A page that may open the meeting point's frame (meet.html: site_src/builder/meeting.py) for a
+friend game: its policy allows frames of the site's own (the frame's own policy, not this
+page's, says what it may contact)."""
+
 CSP_META_RE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 CHARSET_META = '<meta charset="utf-8">'
 RUNS_PYTHON_RE = re.compile(r'<script\b[^>]*\stype="(?:mpy|py)"|/pyscript/core\.js"|/python-on-demand\.js"')
@@ -88,6 +93,8 @@ def content_security_policy(page_html: str) -> str:
     if EDITOR_RE.search(page_html):
         policy["style-src"].append(style_hash(EDITOR_SHADOW_STYLE))
     policy["script-src"].extend(sandbox_script_sources(page_html))
+    if MEET_FRAME_RE.search(page_html):
+        policy["frame-src"] = ["'self'"]
     return "; ".join(f"{name} {' '.join(sources)}" for name, sources in policy.items())
 
 

@@ -124,7 +124,7 @@ def test_ui_configs_ship_bytecode_of_what_each_page_imports(built_site):
              "table.setup",
              "table.state", "table.stats_panel", "table.store", "table.view"}
     friend = {"friend_live", "friend_panels", "friend_play", "friend_seal", "friend_seat", "friend_store", "friend_tabs",
-              "peer_link", "peer_sdp"}
+              "meet_link", "peer_link", "peer_sdp"}
     expected = {"game": {"board", "board_draw", "bridge", "cardview", "game", "sharing", "local_storage"} | table | friend,
                 "calculator": {"bridge", "calculator", "cardview"},
                 "verifier": {"bridge", "cardview", "verifier"},

@@ -194,3 +194,13 @@ def engine_ready(page, timeout: int = ENGINE_TIMEOUT_MS) -> str:
     state = page.get_attribute("html", "data-engine")
     assert state == "ready", f"the engine failed to start: {status!r}"
     return status
+
+
+@pytest.fixture(scope="session")
+def relay():
+    """A real meeting point (a published Nostr relay) on 127.0.0.1 for the session: tests/e2e/relay.py."""
+    from relay import Relay
+
+    started = Relay()
+    yield started
+    started.stop()
