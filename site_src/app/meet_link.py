@@ -126,8 +126,7 @@ class MeetLink:
             note = message.get("note")
             if isinstance(note, str) and not note.startswith("n1." + str(self.seat) + "."):  # not this seat's own
                 self._inbox.append(note)
-                if not self._opening:
-                    bridge.launch(self._open_notes())
+                self._take_in()
 
     def _set_state(self, state, reason=""):
         if state == self.state or self.state == "ended":
@@ -146,8 +145,7 @@ class MeetLink:
         if self._waiting:
             self._inbox[:0] = self._waiting
             self._waiting = []
-            if not self._opening:
-                bridge.launch(self._open_notes())
+            self._take_in()
 
     def send_reply(self, reply):
         """The friend's reply, as its seat's first note (tied to nothing: the inviter has no reply yet)."""
@@ -168,10 +166,15 @@ class MeetLink:
 
     def _pump(self):
         if not self._sealing:
+            self._sealing = True  # now, not when the task starts: one task seals, so numbers never repeat
             bridge.launch(self._seal_notes())
 
+    def _take_in(self):
+        if not self._opening:
+            self._opening = True
+            bridge.launch(self._open_notes())
+
     async def _seal_notes(self):
-        self._sealing = True
         try:
             while self._outbox and self.state != "ended":
                 tie, texts = self._outbox.pop(0)
@@ -192,7 +195,6 @@ class MeetLink:
             self._sealing = False
 
     async def _open_notes(self):
-        self._opening = True
         try:
             while self._inbox and self.state != "ended":
                 notes, self._inbox = self._inbox, []

@@ -99,7 +99,7 @@ SLOW_SEAL = """
 """
 
 # The other side's moves shown at the fast pace (what is tested here is the games, not the pace).
-FAST_PACE = """if (!localStorage.getItem("cribbage.settings.v1"))
+FAST_PACE = """if (window.top === window && !localStorage.getItem("cribbage.settings.v1"))
   localStorage.setItem("cribbage.settings.v1", JSON.stringify({v: 1, speed: "fast"}));"""
 
 
