@@ -67,6 +67,7 @@ def open_meet(entry):
     link = MeetLink(meet["url"], meet["key"], meet["topic"], entry["seat"], entry.get("reply"), meet.get("link"),
                     on_message=on_message, on_state=on_link_state, on_error=on_link_error, on_kept=kept)
     link.game_id = game_id
+    link.on_gap = lambda: bridge.launch(greet())  # the friend's page sends again what this one lacks
     LIVE_STATE["link"] = link
     return link
 

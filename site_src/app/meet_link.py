@@ -18,6 +18,7 @@ the friend's notes) it hands to ``on_kept(state)`` each time it changes; ``state
 to the constructor.
 """
 
+import asyncio
 import json
 
 import js
@@ -28,6 +29,7 @@ import bridge
 FRAME_PAGE = "meet.html"
 SANDBOX = "allow-scripts"
 MAX_WAITING = 200  # the friend's notes kept until the reply is read (they may open then)
+GAP_WAITS = (2, 5, 10, 20, 40, 60)  # seconds a note may stay missing before each ask for every note again
 UNREACHABLE = ("The meeting point cannot be reached just now: the game waits, and goes on by itself "
                "as soon as it is back.")
 REFUSED = "A note from the meeting point was refused: {}"
@@ -67,6 +69,8 @@ class MeetLink:
         self.on_state = on_state
         self.on_error = on_error
         self.on_kept = on_kept
+        self.on_gap = None  # called when a note stays missing: the page greets the friend (who sends again)
+        self._gap_at = None  # the number of the note missing when the last look was asked for
         self.state = "connecting"
         self.reason = ""
         self._outbox = []  # [tie, texts]: messages to seal, in order
@@ -217,6 +221,24 @@ class MeetLink:
                             _log("MeetLink on_message handler raised:", error)
         finally:
             self._opening = False
+        if self.box is not None and self.box["held"] and self._gap_at != self.box["next"]:
+            self._gap_at = self.box["next"]
+            bridge.launch(self._mind_gap(self.box["next"]))
+
+    async def _mind_gap(self, number):
+        """A note came before one it follows: if that one is still missing a while later, ask the
+        meeting point for every note again, and the friend's page for what this one lacks."""
+        for wait in GAP_WAITS:
+            await asyncio.sleep(wait)
+            if self.state == "ended" or self.box is None or self.box["next"] != number or not self.box["held"]:
+                break
+            self._tell({"op": "again"})
+            if self.on_gap is not None:
+                try:
+                    self.on_gap()
+                except Exception as error:
+                    _log("MeetLink on_gap handler raised:", error)
+        self._gap_at = None
 
     def _keep(self):
         if self.on_kept is not None:

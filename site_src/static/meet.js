@@ -7,7 +7,8 @@
 // a Nostr event with a key drawn for this frame alone (nostr-tools), filed under the game's topic.
 //
 // Messages with the page are JSON text. From the page: {op: "open", url, topic} once, then
-// {op: "post", note} and {op: "close"}. To the page, each with the token the page put after "#"
+// {op: "post", note}, {op: "again"} (ask the relay for every stored note again: the page found one
+// missing) and {op: "close"}. To the page, each with the token the page put after "#"
 // in this frame's address: {op: "ready"}, {op: "state", state: "open" | "closed", reason},
 // {op: "note", note} for every note filed under the topic (those stored first, then new ones as
 // they come; the page drops what it has), {op: "caught-up"} once the stored ones are all in.
@@ -18,11 +19,14 @@
   const MAX_NOTE = 60000; // characters of one note, both ways
   const MAX_BACKLOG = 2000; // stored events asked for at once
   const RETRY_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+  const REFRESH_MS = 5000; // how often the notes of the last REFRESH_WINDOW seconds are asked for again
+  const REFRESH_WINDOW = 90; // (a relay may drop a note on its way out: it comes with the next ask)
+  const RESEND_MS = 3000; // a note the relay has not confirmed is sent again after this long
   const token = location.hash.slice(1);
   const home = new URL(location.href).origin; // the site's origin (this document's own is opaque)
   const secret = NostrTools.generateSecretKey();
   const state = {url: "", topic: "", socket: null, tries: 0, timer: 0, closed: false, open: false,
-                 unsent: [], sub: "", seen: new Set()};
+                 unsent: [], sub: "", seen: new Set(), pending: new Map()};
 
   const tell = (message) => {
     message.token = token;
@@ -50,13 +54,28 @@
     tags: [["t", state.topic], ["expiration", String(now() + KEEP_DAYS * 86400)]],
   }, secret);
 
+  // Every note stays in "pending" until the relay confirms it (["OK", id, true]), and is sent
+  // again on each new connection and every RESEND_MS until then.
   const flush = () => {
-    while (state.unsent.length && send(["EVENT", state.unsent[0]])) state.unsent.shift();
+    while (state.unsent.length && send(["EVENT", state.unsent[0]])) {
+      const sent = state.unsent.shift();
+      state.pending.set(sent.id, {event: sent, at: Date.now()});
+    }
   };
 
-  const subscribe = () => {
+  const resend = (all) => {
+    const now = Date.now();
+    for (const item of state.pending.values()) {
+      if ((all || now - item.at >= RESEND_MS) && send(["EVENT", item.event])) item.at = now;
+    }
+  };
+
+  const subscribe = (since) => {
+    if (state.sub) send(["CLOSE", state.sub]);
     state.sub = "g" + Math.random().toString(36).slice(2, 10);
-    send(["REQ", state.sub, {kinds: [KIND], "#t": [state.topic], limit: MAX_BACKLOG}]);
+    const filter = {kinds: [KIND], "#t": [state.topic], limit: MAX_BACKLOG};
+    if (since) filter.since = since;
+    send(["REQ", state.sub, filter]);
   };
 
   const take = (data) => {
@@ -75,8 +94,10 @@
       tell({op: "note", note: body.content});
     } else if (kind === "EOSE" && sub === state.sub) {
       tell({op: "caught-up"});
-    } else if (kind === "OK" && body === false) {
-      console.warn("The meeting point refused a note:", String(message[3] || ""));
+    } else if (kind === "OK" && typeof sub === "string") {
+      const why = String(message[3] || "");
+      if (body === true || why.startsWith("duplicate:")) state.pending.delete(sub);
+      else console.warn("The meeting point refused a note:", why);
     } else if (kind === "NOTICE") {
       console.warn("The meeting point says:", String(sub || ""));
     }
@@ -95,7 +116,8 @@
     state.socket = socket;
     socket.onopen = () => {
       state.tries = 0;
-      subscribe();
+      subscribe(0);
+      resend(true);
       flush();
       say(true);
     };
@@ -114,6 +136,12 @@
 
   window.addEventListener("online", () => { if (!state.socket && !state.closed) connect(); });
 
+  setInterval(() => {
+    if (!state.open) return;
+    resend(false);
+    subscribe(now() - REFRESH_WINDOW);
+  }, REFRESH_MS);
+
   window.addEventListener("message", (message) => {
     if (message.source !== window.parent || message.origin !== home || typeof message.data !== "string") return;
     let data;
@@ -127,6 +155,8 @@
     } else if (data.op === "post" && typeof data.note === "string" && data.note.length <= MAX_NOTE && state.topic) {
       state.unsent.push(event(data.note));
       flush();
+    } else if (data.op === "again" && state.topic) {
+      subscribe(0);
     } else if (data.op === "close") {
       state.closed = true;
       clearTimeout(state.timer);

@@ -127,3 +127,103 @@ def test_a_whole_game_from_one_link_through_a_meeting_point_reloaded_and_waiting
         watch.check()
     for context in (ann_context, bob_context):
         context.close()
+
+
+# Test-only, in the meeting point's frame: the relay's notes come through a stranger that drops
+# some, repeats some (under their own id and under a new one), holds some back until after the
+# next, and invents some of its own for either seat.
+HOSTILE = """
+(() => {
+  if (!location.pathname.endsWith("/meet.html")) return;
+  const Original = WebSocket;
+  let count = 0, held = null;
+  const passed = [];
+  window.__hostile = {dropped: 0, forged: 0, replayed: 0, held: 0};
+  window.WebSocket = class extends Original {
+    set onmessage(handler) {
+      super.onmessage = (event) => {
+        let data;
+        try { data = JSON.parse(event.data); } catch (error) { return handler(event); }
+        if (!Array.isArray(data) || data[0] !== "EVENT") return handler(event);
+        const deliver = (d) => handler({data: JSON.stringify(d)});
+        count += 1;
+        if (count % 7 === 0) { window.__hostile.dropped += 1; return; }
+        if (count % 11 === 0) {
+          window.__hostile.forged += 1;
+          deliver([data[0], data[1], Object.assign({}, data[2], {id: "forged" + count,
+            content: "n1." + (count % 2) + "." + "ab".repeat(60)})]);
+        }
+        if (passed.length > 3 && count % 5 === 0) {
+          window.__hostile.replayed += 1;
+          deliver([data[0], data[1], Object.assign({}, passed[count % passed.length], {id: "again" + count})]);
+        }
+        passed.push(data[2]);
+        if (held === null && count % 3 === 0) { held = data; window.__hostile.held += 1; return; }
+        deliver(data);
+        deliver(data);
+        if (held !== null) { const h = held; held = null; deliver(h); }
+      };
+    }
+  };
+})();
+"""
+
+
+# Test-only: every sentence the page shows in its refusal line.
+REFUSED_WATCH = """
+(() => {
+  if (window.top !== window) return;
+  window.__refused = [];
+  new MutationObserver(() => {
+    const box = document.getElementById("friend-refused");
+    if (box && !box.hidden && window.__refused[window.__refused.length - 1] !== box.textContent)
+      window.__refused.push(box.textContent);
+  }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+})();
+"""
+
+
+def test_a_meeting_point_that_drops_repeats_reorders_and_forges_or_goes_away_changes_nothing(apart_browser, base_url):
+    """Through a stranger that drops, repeats, reorders and invents notes, and that stops mid-hand and
+    comes back with what it stored: both pages play on to the same game, and say what they refused."""
+    from relay import Relay
+
+    relay = Relay()
+    try:
+        (ann_context, ann, ann_watch), (bob_context, bob, bob_watch) = (
+            new_page(apart_browser, base_url), new_page(apart_browser, base_url))
+        for page in (ann, bob):
+            page.add_init_script(HOSTILE)
+            page.add_init_script(REFUSED_WATCH)
+        invite = invite_through(ann, relay.url)
+        accept(bob, invite, relay.url)
+        ann.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
+        wait_meeting([ann, bob])
+        last = [-1, -1]
+        play([ann, bob], until=mid_hand(ann, 1), last=last)
+        relay.stop()
+        for page in (ann, bob):
+            page.wait_for_function("document.getElementById('friend-connection').textContent.includes('cannot be reached')",
+                                   timeout=30_000)
+        play([ann, bob], until=lambda: "friend" in (awaiting(ann), awaiting(bob)), last=last, seconds=30)
+        time.sleep(1)  # a move made while the meeting point is gone waits in its page
+        relay.start()
+        wait_meeting([ann, bob])
+        started = time.monotonic()
+        play([ann, bob], until=mid_hand(bob, 2), last=last)
+        print(f'two hands through a hostile meeting point: {time.monotonic() - started:.1f} s')
+        same_or_prefix(ann, bob)
+        frames = [f for page in (ann, bob) for f in page.frames if f.url.split("#")[0].endswith("/meet.html")]
+        stats = [f.evaluate("window.__hostile") for f in frames]
+        assert all(s["dropped"] and s["forged"] and s["replayed"] and s["held"] for s in stats), stats
+        for page in (ann, bob):  # each forged note was refused, and said so in a sentence
+            said = page.evaluate("window.__refused")
+            assert any("A note from the meeting point was refused" in text and "Nothing has changed" in text
+                       for text in said), said
+        for watch in (ann_watch, bob_watch):
+            watch.allow(r"WebSocket connection to 'ws://127\.0\.0\.1:\d+/' failed")  # the browser's own, while it was gone
+            watch.check()
+        for context in (ann_context, bob_context):
+            context.close()
+    finally:
+        relay.stop()
