@@ -27,7 +27,7 @@ True
 import json
 import sys
 
-from engine.compat import compact_json
+from engine.compat import compact_json, joined_surrogates
 from engine.messages import quoted, shortened
 
 ENGINE_VERSION = "0.2.0"
@@ -45,7 +45,7 @@ def parse_request(request_json: "str | None") -> dict:
     if request_json is None or not str(request_json).strip():
         return {}
     try:
-        request = json.loads(request_json)
+        request = json.loads(joined_surrogates(request_json))
     except (ValueError, RuntimeError):  # RuntimeError: nested too deep
         raise ValueError("The request is not valid JSON.") from None
     if not isinstance(request, dict):

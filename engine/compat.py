@@ -528,9 +528,47 @@ def strict_json(text):
         text = utf8_text(data)
     check_json(data)
     try:
-        return json.loads(text)
+        return json.loads(joined_surrogates(text))
     except (ValueError, RuntimeError):
         raise StrictJSONError("not JSON") from None
+
+
+def _hex4(digits):
+    """Four hex digits' value, or -1 for anything else."""
+    if len(digits) != 4 or any(d not in "0123456789abcdefABCDEF" for d in digits):
+        return -1
+    return int(digits, 16)
+
+
+def joined_surrogates(text):
+    r"""JSON text with each escaped surrogate pair written as its one character (anything else as it was):
+    MicroPython's json reads the two halves as two broken characters (an emoji sent as
+    ``\ud83d\ude00`` would arrive garbled), CPython's joins them; both read the character alike.
+
+    >>> joined_surrogates(r'["\\ud83d", "\ud83d\ude00"]') == r'["\\ud83d", "' + chr(0x1F600) + '"]'
+    True
+    """
+    if "\\ud" not in text and "\\uD" not in text:
+        return text
+    out, at = [], 0
+    while True:
+        slash = text.find("\\", at)
+        if slash < 0:
+            out.append(text[at:])
+            return "".join(out)
+        if text[slash + 1] != "u":  # another escape (an escaped backslash among them): kept as it is
+            out.append(text[at:slash + 2])
+            at = slash + 2
+            continue
+        high = _hex4(text[slash + 2:slash + 6])
+        low = _hex4(text[slash + 8:slash + 12]) if text[slash + 6:slash + 8] == "\\u" else -1
+        if 0xD800 <= high <= 0xDBFF and 0xDC00 <= low <= 0xDFFF:
+            out.append(text[at:slash])
+            out.append(chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)))
+            at = slash + 12
+        else:
+            out.append(text[at:slash + 6])
+            at = slash + 6
 
 
 def utf8_text(data):

@@ -134,11 +134,14 @@ async def drain():
         while LIVE_STATE["inbox"]:
             text = LIVE_STATE["inbox"][0]
             sealed = friend_seal.is_sealed_message(text)  # the engine's part now, its table when free
-            if not sealed and (S["busy"] or (S["waiting"] in HOLD_AT and CHAT_MARK not in text)):
+            chat = not sealed and CHAT_MARK in text
+            if not sealed and not chat and (S["busy"] or S["waiting"] in HOLD_AT):
                 await asyncio.sleep(0.05)  # a move waits until the player leaves the show or the go
                 continue
             LIVE_STATE["inbox"].pop(0)
-            if sealed:
+            if chat:
+                await take_chat(text)
+            elif sealed:
                 texts = [text]  # with those sent together (one message: peer_link.send_all): one engine call
                 while LIVE_STATE["inbox"] and friend_seal.is_sealed_message(LIVE_STATE["inbox"][0]):
                     texts.append(LIVE_STATE["inbox"].pop(0))
@@ -200,6 +203,26 @@ async def show_sealed_tables():
                 friend_seal.STATE["drawing"] = False
     finally:
         friend_seal.STATE["drawing"] = False
+
+
+async def take_chat(text):
+    """A chat line, taken beside the game: it never goes through the table's flow, so the show or
+    the go the player is looking at stays until the player moves on. Anything else that looked
+    like one goes through the flow as any message does."""
+    if S["friend"] is None:
+        return
+    request = dict(parts(), message=text, game=None)
+    try:
+        out = await bridge.call("friend_receive", request)
+    except bridge.EngineError as error:
+        if error.kind != "bad_input":
+            raise
+        refuse(error.message)
+        return
+    if out["kind"] != "chat":
+        await flow(lambda: receive(text))
+    elif out["chat"]:
+        add_chat(other_name(), out["chat"])
 
 
 async def receive(text):

@@ -10,6 +10,7 @@ from io import BytesIO
 import pytest
 
 from site_src.builder import offline
+from tests.build.test_built_security import html_files
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +60,7 @@ def test_every_page_has_a_png_favicon_and_the_logo_in_its_header(built_site):
         assert (image.format, image.width, image.height) == ("PNG", 32, 32)
     logo = offline.LOGO.read_text(encoding="utf-8").strip()
     drawing = re.sub(r">\s+<", "><", logo.split(">", 1)[1].rsplit("</svg>", 1)[0].strip())  # its shapes
-    for path in sorted(built_site.rglob("*.html")):
+    for path in html_files(built_site):
         text = path.read_text(encoding="utf-8")
         name = path.relative_to(built_site)
         icons = re.findall(r'<link rel="icon"[^>]*>', text)
@@ -73,7 +74,7 @@ def test_every_page_has_a_png_favicon_and_the_logo_in_its_header(built_site):
 
 
 def test_every_page_links_manifest_and_registration_script(built_site):
-    for path in sorted(built_site.rglob("*.html")):
+    for path in html_files(built_site):
         text = path.read_text(encoding="utf-8")
         name = path.relative_to(built_site)
         assert re.search(r'<link rel="manifest" href="[./]*manifest\.webmanifest">', text), name

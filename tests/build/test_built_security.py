@@ -10,12 +10,14 @@ import pytest
 
 import build
 from site_src.builder import security
+from site_src.builder.meeting import MEET_PAGE, SCRIPTS
 
 META_RE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 
 
 def html_files(site: Path) -> list[Path]:
-    return sorted(site.rglob("*.html"))
+    """The site's pages (the meeting point's frame is a document of its own: see its test)."""
+    return sorted(p for p in site.rglob("*.html") if p.relative_to(site) != Path(MEET_PAGE))
 
 
 def parse_policy(text: str) -> dict[str, list[str]]:
@@ -134,3 +136,16 @@ def test_the_bot_lab_runs_the_bot_in_an_opaque_sandbox(built_site, policies):
     assert [path for _, path in manifest["files"]][-1] == "botlab_worker.py"
     for source_path, _ in manifest["files"]:
         assert (built_site / "app" / source_path).is_file(), source_path
+
+
+def test_the_meeting_point_frame_may_open_websockets_and_nothing_else(built_site, policies):
+    """meet.html runs sandboxed, with its own policy: its two scripts from the site, WebSockets to
+    the relay the page hands it, no inline script, no eval, nothing else; only the game page,
+    which plays friend games, may frame it."""
+    text = (built_site / MEET_PAGE).read_text(encoding="utf-8")
+    policy = parse_policy(META_RE.search(text).group(1))
+    assert policy == {"default-src": ["'none'"], "script-src": ["'self'"], "connect-src": ["ws:", "wss:"],
+                      "base-uri": ["'none'"], "form-action": ["'none'"]}
+    assert re.findall(r"<script[^>]*>", text) == [f'<script src="{src}">' for src in SCRIPTS]
+    framed = {name: policy["frame-src"] for name, (_, policy) in policies.items() if "frame-src" in policy}
+    assert framed == {"index.html": ["'self'"]}

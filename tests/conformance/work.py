@@ -206,6 +206,7 @@ def endpoint_vectors():
     owed, forged = owing_games()
     return [
         ("ping", {}), ("ping", {"echo": {"a": [1, 2.5, None, "é"]}}), ("ping", "not json"), ("ping", "[1]"),
+        ("ping", '{"echo": "\\ud83d\\ude00 \\ud83c\\udca1 \\u00e9 \\\\ud83d"}'), ("ping", '{"echo": "\\ud83d"}'),
         ("no_such_endpoint", {}),
         ("warm_up", {}), ("warm_up", {"page": "game"}), ("warm_up", {"page": "calculator"}),
         ("score_hand", {"hand": hand, "starter": "5C"}),

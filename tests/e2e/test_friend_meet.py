@@ -85,9 +85,10 @@ def test_a_whole_game_from_one_link_through_a_meeting_point_reloaded_and_waiting
     ann.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
     bob.wait_for_function("['friend', 'discard'].includes(document.getElementById('game').dataset.await)",
                           timeout=30_000)
+    for page in (ann, bob):  # each side's own six, face up
+        page.wait_for_function("document.querySelectorAll('#my-hand [data-card]').length === 6", timeout=30_000)
     first_hand = time.monotonic() - started
     wait_meeting([ann, bob])
-    assert ann.locator("#my-hand [data-card]").count() == 6 and bob.locator("#my-hand [data-card]").count() == 6
     last = [-1, -1]
     for k, page in enumerate((ann, bob)):
         play([ann, bob], until=mid_hand(page, k + 1), last=last)

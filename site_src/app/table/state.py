@@ -29,7 +29,7 @@ NAMES = ["You", "Computer"]
 LIVE_KEEP = 6  # announcements kept in the live region
 
 
-LOG_KEEP = 200
+LOG_KEEP = 3000  # lines: a whole game, however long
 
 
 DIFFICULTY_WORDS = {"easy": "Easy", "hard": "Hard", "expert": "Expert"}
