@@ -139,6 +139,7 @@ class SealedGame(HandSealing):
         self.limits = [0, 0]  # by seat: the values a seat's unseen cards must be above (its goes)
         self.goes = [0, 0]  # by seat: goes in this hand, as this side's game has them
         self.goes_sent = 0
+        self.hand_said = 0  # events of this hand's moves given to the table so far
         self.revealed = None  # the other side's reveal for this hand
         self.reveal_sent = False
         self.secret_sent = False
@@ -257,22 +258,25 @@ class SealedGame(HandSealing):
             return None
         return self._new_state(_unknown_deal)
 
-    def _rebuild(self) -> None:
-        """The game replayed on the deals as now known."""
+    def _rebuild(self) -> list:
+        """The game replayed on the deals as now known: the events of this hand's moves."""
         self._fill.pop(self.hand_number(), None)
         state = self._new_state(self._deal_for)
         for action in self.done:
             state.apply(dict(action))
         self.state = state
         self.goes = [0, 0]
+        events = []
         for seat, action in self.moves:
             if state.to_act != seat:
                 raise SealError(f"{self.names[seat]}'s moves in hand {state.hand_number} do not fit the cards dealt.")
             try:
-                self._count_goes(state.apply(self._action(seat, action)))
+                events += state.apply(self._action(seat, action))
             except IllegalActionError as error:
                 raise SealError(f"{self.names[seat]}'s moves in hand {state.hand_number} do not fit the cards "
                                 f"dealt: {error}.") from None
+        self._count_goes(events)
+        return events
 
     # --- moves -----------------------------------------------------------------------------
 
@@ -289,11 +293,13 @@ class SealedGame(HandSealing):
             self._rebuild()
             return False
         self.events.extend(events)
+        self.hand_said += len(events)
         if self.state.hand_number != number:  # the hand is over: its moves are settled
             self.done.extend(dict(a) for a in self.state.history[-1]["actions"])
             self.first_hand = self.state.hand_number
             self.log = [entry for entry in self.log if entry[1] >= self.first_hand]
             self.moves = []
+            self.hand_said = 0
             self.limits = [0, 0]
             self.goes_sent = 0
             self.revealed = None
@@ -514,7 +520,9 @@ class SealedGame(HandSealing):
         if message.get("at") != len(state.laid) or state.phase != "play" or state.to_act != other or self.pending:
             raise self._fail("@'s go does not fit the game as this side has it.")
         self.limits[other] = max(self.limits[other], MAX_COUNT - state.count())
-        self._rebuild()
+        events = self._rebuild()  # the go, and what follows from it (one for the go, the count again from zero)
+        self.events.extend(events[self.hand_said:])
+        self.hand_said = max(self.hand_said, len(events))
         if self.goes[other] < ordinal:
             raise self._fail("@ said go holding a card this side knows could be laid.")
         self._tell_goes()

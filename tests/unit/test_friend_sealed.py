@@ -136,6 +136,22 @@ def test_a_sealed_friend_game_through_the_pages_calls_ends_the_same_and_replays(
     assert max(final.scores) == 61
     for hand in final.history:
         assert fairdeal.verify(hand["seed"], hand["commitment"])
+    # Both tables tell the same play: every card, every go, each one for the go or for last,
+    # each count from zero (a go the other side said comes with what follows from it).
+    told = [the_play(tables, side) for side in (0, 1)]
+    assert told[0] == told[1] and sum(1 for event in told[0] if event[0] == "go") >= 2
+
+
+def the_play(tables, side):
+    """The play as one side's tables tell it, each event once (a table may repeat an earlier one's)."""
+    told = []
+    for seen_by, table in tables:
+        for event in table["events"] if seen_by == side else ():
+            if event["type"] in ("play", "go", "reset") or (event["type"] == "score" and event["reason"] in ("go", "last")):
+                key = (event["type"], event.get("seat"), event.get("card"), event.get("total"), event.get("reason"))
+                if key not in told[-3:]:
+                    told.append(key)
+    return told
 
 
 def _real_deals(final_json):
