@@ -36,8 +36,8 @@ stays as it was.
 from engine import fairdeal, friend, host, sealed, seeds
 from engine.friend_host import request_secret
 from engine.compat import canonical_json, strict_json
-from engine.game import IllegalActionError
-from engine.narration import Seating, card_info, event_cards, view_cards
+from engine.game import IllegalActionError, events_for
+from engine.narration import Seating, card_info, event_cards, narrate, view_cards
 from engine.sealed import SealError
 from engine.sealed_exchange import hand_positions
 from engine.sealed_game import SealedGame, as_sent, from_dict, public_seed
@@ -274,13 +274,22 @@ def join(request: dict) -> dict:
 
 def resume(request: dict) -> dict:
     """A sealed ``game`` kept on the device: the table as it is, face down before its first hand
-    is read (the game taken up again if the worker does not hold it)."""
+    is read (the game taken up again if the worker does not hold it), with the log said so far
+    (``said``)."""
     kept, game = _held(request)
     game.take_events()
     answer = _answer(kept, game, [])
     if answer["table"] is None:
         answer["table"] = preview({"game": answer["game"]})["table"]
+    else:
+        answer["table"]["said"] = _said(game)
     return answer
+
+
+def _said(game: SealedGame) -> list:
+    """The game log as this side's table said it so far (host.said's, for a sealed game)."""
+    seating = Seating.of(game.state, game.me)
+    return [event["say"] for event in narrate(events_for(game.me, game.told()), seating) if event["say"]]
 
 
 def preview(request: dict) -> dict:

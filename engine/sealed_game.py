@@ -175,6 +175,20 @@ class SealedGame(HandSealing):
             view["revealed"] = None
         return view
 
+    def told(self) -> list:
+        """Every event of the game so far as this side's game has it (its start, then each move,
+        the other side's unseen cards stood in for): what the table has said, for its log after
+        a reload (``GameState.apply``'s events: give the table only the seat's own)."""
+        if self.state is None:
+            return []
+        state = self._new_state(self._deal_for)
+        events = list(state.start_events)
+        for action in self.done:
+            events += state.apply(dict(action))
+        for seat, action in self.moves:
+            events += state.apply(self._action(seat, action))
+        return events
+
     def take_events(self) -> list:
         """The game's events since the last call (``GameState.apply``'s, as this side's game has
         them: give the table only the seat's own, ``game.events_for``)."""

@@ -80,7 +80,7 @@ async def connect(link, signal):
         say_connection(error.message if isinstance(error, LinkError) else str(error))
 
 
-SEALED_TABLES = []  # a sealed game's table replies waiting to be shown (show_sealed_tables)
+SEALED_TABLES = friend_seal.WAITING_TABLES  # a sealed game's table replies waiting to be shown (show_sealed_tables)
 
 
 CHAT_BURST = 8  # chat lines taken from the friend in any FLOOD_WINDOW seconds; more are dropped
@@ -185,13 +185,15 @@ async def show_sealed_tables():
     """Show the sealed game's tables in the order they came, each once the table is free."""
     try:
         while SEALED_TABLES:
-            table = SEALED_TABLES[0]
             while S["busy"] or S["waiting"] in HOLD_AT:  # as any move: not while the player is at the show or the go
                 await asyncio.sleep(0.05)
-            if friend_seal.is_stale(table):  # the player moved meanwhile: that move's table is newer
+            if not SEALED_TABLES:  # the player's own move told them meanwhile (friend_seal.move)
+                break
+            waiting = SEALED_TABLES[0]
+            if friend_seal.is_stale(waiting):  # a newer table is shown already
                 SEALED_TABLES.pop(0)
                 continue
-            table = friend_seal.to_show(table)
+            table = friend_seal.to_show(waiting)
 
             async def step():
                 return adopt(table)
@@ -199,7 +201,8 @@ async def show_sealed_tables():
             try:
                 await flow(step)
             finally:
-                SEALED_TABLES.pop(0)
+                if SEALED_TABLES and SEALED_TABLES[0] is waiting:
+                    SEALED_TABLES.pop(0)
                 friend_seal.STATE["drawing"] = False
     finally:
         friend_seal.STATE["drawing"] = False
@@ -389,10 +392,16 @@ async def say(text):
     add_chat("You", out["text"])
 
 
-def add_chat(who, text):
-    """A line in the chat log, as plain text."""
+def add_chat(who, text, keep=True):
+    """A line in the chat log, as plain text; kept with the game (``keep``) for a reload."""
     if LIVE_STATE["muted"] and who not in ("You", ""):
         return
+    if keep and who and S["friend"] is not None:
+        entry = friend_store.get(S["friend"]["id"])
+        if entry is not None:
+            lines = entry.get("chat") if isinstance(entry.get("chat"), list) else []
+            entry["chat"] = (lines + [[who, text]])[-CHAT_KEEP:]
+            friend_store.put(entry)
     log = q("friend-chat-log")
     item = make("li", "friend-chat-line")
     if who:
@@ -402,6 +411,13 @@ def add_chat(who, text):
     while log.children.length > CHAT_KEEP:
         log.removeChild(log.firstElementChild)
     log.scrollTop = log.scrollHeight  # the newest line in view
+
+
+def restore_chat(entry):
+    """The chat lines kept with a friend game, back in its chat log (after a reload)."""
+    for line in entry.get("chat") or []:
+        if isinstance(line, list) and len(line) == 2 and isinstance(line[0], str) and isinstance(line[1], str):
+            add_chat(line[0], line[1], keep=False)
 
 
 def on_mute(event):

@@ -19,8 +19,8 @@ import bridge
 import friend_seal
 import friend_store
 import friend_tabs
-from table import store
-from friend_live import connect, new_link, open_meet, show_sealed
+from table import log, store
+from friend_live import connect, new_link, open_meet, restore_chat, show_sealed
 from friend_seat import (INVITE_MARK, LIVE_STATE, MEET_SIGNAL, REPLY_MARK, other_name, page_address, parts,
                          seat_table, show_panel, show_setup_note, took)
 from peer_link import LinkError
@@ -435,6 +435,8 @@ async def open_entry(entry):
     S["model"] = model_from_view(reply["view"])
     reply["events"] = []
     await flow(lambda: took(reply))
+    log.fill(reply.get("said"))  # the game log as it was (a sealed game's, from the engine)
+    restore_chat(entry)
     announce("Your game with " + other_name() + " is as you left it.")
     return True
 

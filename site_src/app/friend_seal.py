@@ -20,10 +20,14 @@ from table.state import S
 
 SEAL_MARK = '"t":"seal'  # a sealed game's message (the engine checks what it really is)
 HELLO_MARK = '"t":"hello"'  # an ordinary greeting: from a friend page that has no game yet
-STATE = {"working": False, "table_calls": 0, "begun_on": None, "preview": False, "drawing": False}
-"""table_calls: the call that gave the newest table; preview: the table shows the first deal face
+STATE = {"working": False, "table_calls": 0, "shown_calls": 0, "begun_on": None, "preview": False, "drawing": False}
+"""table_calls: the call that gave the newest table; shown_calls: the call whose table the page
+shows (or is about to), waiting ones older than it are let go; preview: the table shows the first deal face
 down (the engine's table while the deck is sealed), so the deal's table need not show it again;
 drawing: the game's first table is being drawn (the shuffles wait: the first cards come first)."""
+WAITING_TABLES = []
+"""Table replies come from the friend's messages, waiting to be shown in order (friend_live.py's
+show_sealed_tables), each with the events of its call only."""
 PREVIEW_WAIT = 0.15
 """Seconds after the game begins before the first deal is shown face down (``preview_later``):
 cards read sooner come straight onto the table, with no sealed table drawn before them."""
@@ -60,8 +64,8 @@ def _keep(answer):
 
 
 def is_stale(table):
-    """True for a table reply that a newer one has come after (the newer one is shown instead)."""
-    return table.get("calls", 0) < STATE["table_calls"]
+    """True for a table reply older than the one the page shows (which told its events)."""
+    return table.get("calls", 0) < STATE["shown_calls"]
 
 
 def is_preview(table):
@@ -88,6 +92,7 @@ async def preview_later(show):
 def to_show(table):
     """A table about to be shown: after the first deal face down, the deal's table brings only
     the cards (the cut and the deal are on the table already)."""
+    STATE["shown_calls"] = max(STATE["shown_calls"], table.get("calls", 0))
     if is_preview(table):
         STATE["preview"] = True
     elif STATE["preview"]:
@@ -154,22 +159,31 @@ def begin(answer):
     """The inviter's sealed game, now that the connection is open: its first messages sent (the
     table comes with the cards, or face down by ``preview_later``)."""
     S["friend"]["seal"] = True
-    STATE["table_calls"] = 0
+    STATE["table_calls"] = STATE["shown_calls"] = 0
     STATE["preview"] = False
     STATE["begun_on"] = LIVE_STATE["link"]  # the connection the first messages go over
     return keep(answer)
 
 
 async def move(action):
-    """The page's own move: the table reply (its game the sealed text)."""
-    return keep(await bridge.call("sealed_move", {"game": S["friend"]["sealed"], "action": action}))
+    """The page's own move: the table reply (its game the sealed text). It is shown at once, so it
+    tells first the events of the tables still waiting (older: the friend's moves the player had
+    not seen yet when moving), which are then let go: every event is told once, in order."""
+    table = keep(await bridge.call("sealed_move", {"game": S["friend"]["sealed"], "action": action}))
+    if table is not None:
+        older = [waiting for waiting in WAITING_TABLES if waiting.get("calls", 0) < table["calls"]]
+        if older:
+            table["events"] = [event for waiting in older for event in waiting["events"]] + table["events"]
+            WAITING_TABLES[:] = [waiting for waiting in WAITING_TABLES if waiting not in older]
+        STATE["shown_calls"] = max(STATE["shown_calls"], table["calls"])
+    return table
 
 
 async def receive(texts):
     """Messages for the sealed calls, in the order they came: the table reply they lead to, or
     None. The friend's page joins the game from the inviter's first message."""
     if not is_sealed():
-        STATE["table_calls"] = 0
+        STATE["table_calls"] = STATE["shown_calls"] = 0
         STATE["preview"] = False
         answer = await bridge.call("sealed_join", dict(parts(), messages=texts, seal_secret=S["friend"].get("seal_secret")))
         S["friend"]["seal"] = True
@@ -197,6 +211,10 @@ async def resume(entry):
     """A sealed game kept on this device: the table as it is."""
     S["friend"]["seal"] = True
     S["friend"]["sealed"] = entry["sealed"]
-    STATE["table_calls"] = 0
+    STATE["table_calls"] = STATE["shown_calls"] = 0
     STATE["preview"] = False
-    return keep(await bridge.call("sealed_resume", {"game": entry["sealed"]}))
+    WAITING_TABLES.clear()  # another game's, or this one's from before: the table comes whole now
+    table = keep(await bridge.call("sealed_resume", {"game": entry["sealed"]}))
+    if table is not None:
+        STATE["shown_calls"] = table["calls"]
+    return table

@@ -66,6 +66,20 @@ def wait_meeting(pages):
                                arg=MEETING_TEXT, timeout=30_000)
 
 
+PLAY_TOLD = """() => [...document.querySelectorAll('#log li')].reverse().map((li) => {
+  const line = li.textContent, card = /the (\\w+ of \\w+): ([\\w-]+)/.exec(line);
+  if (/ lays? the /.test(line) && card) return card[1] + ": " + card[2];
+  if (/cannot lay a card/.test(line)) return "go";
+  if (/one for the go/.test(line)) return "one for the go";
+  if (/one for last/.test(line)) return "one for last";
+  if (/starts again from zero/.test(line)) return "from zero";
+  return null;
+}).filter((said) => said !== null)"""
+"""The play as the page's game log tells it, whoever's page it is: each card laid and the count,
+each go, each point for the go or for last, each count from zero."""
+CHAT_LINES = "() => [...document.querySelectorAll('#friend-chat-log li')].map((li) => li.textContent)"
+
+
 def back_in_play(page):
     """After a reload: the game at the table again, with no code swapped."""
     ui_ready(page)
@@ -89,13 +103,17 @@ def test_a_whole_game_from_one_link_through_a_meeting_point_reloaded_and_waiting
         page.wait_for_function("document.querySelectorAll('#my-hand [data-card]').length === 6", timeout=30_000)
     first_hand = time.monotonic() - started
     wait_meeting([ann, bob])
+    bob.fill("#friend-chat-input", "Good luck \U0001F600 \U0001F0A1")
+    bob.click("#friend-chat-send")
+    ann.wait_for_function("document.getElementById('friend-chat-log').textContent.includes('\U0001F600 \U0001F0A1')")
     last = [-1, -1]
     for k, page in enumerate((ann, bob)):
         play([ann, bob], until=mid_hand(page, k + 1), last=last)
-        before = saved_game(page).to_json()
+        before, told, chat = saved_game(page).to_json(), page.evaluate(PLAY_TOLD), page.evaluate(CHAT_LINES)
         page.reload()
         back_in_play(page)
         assert saved_game(page).to_json() == before
+        assert page.evaluate(PLAY_TOLD) == told and page.evaluate(CHAT_LINES) == chat  # the log and chat as they were
         assert page.locator("#my-hand [data-card]").count() > 0 or awaiting(page) == "friend"
         last[k] = -1
         wait_meeting([page])
@@ -123,6 +141,8 @@ def test_a_whole_game_from_one_link_through_a_meeting_point_reloaded_and_waiting
     a, b = saved_game(ann), saved_game(bob)
     assert a.is_over and a.to_json() == b.to_json()
     assert ann.inner_text("#game-over-detail") == bob.inner_text("#game-over-detail")
+    told = ann.evaluate(PLAY_TOLD)  # both logs tell the same play, each go and point for it included
+    assert told == bob.evaluate(PLAY_TOLD) and "go" in told and "one for the go" in told
     print(f"invitation opened to the first hand on both screens: {first_hand:.2f} s")
     for watch in (ann_watch, bob_watch):
         watch.check()
