@@ -15,7 +15,7 @@ from dom import document
 import bridge
 import friend_seal
 import friend_store
-from friend_seat import (CONNECT_MARK, LIVE_STATE, PLAY_MARK, REPLY_PREFIX, adopt, is_live, is_meet, other_name, page_address,
+from friend_seat import (CONNECT_MARK, INVITE_PREFIX, LIVE_STATE, PLAY_MARK, REPLY_PREFIX, adopt, is_live, is_meet, other_name, page_address,
                          parts, refuse, say_connection, send, settle, show_setup_note)
 import peer_sdp
 from meet_link import MeetLink
@@ -56,20 +56,27 @@ def open_meet(entry):
     old = LIVE_STATE["link"]
     if old is not None:
         old.close()
-    game_id = entry["id"]
-
-    def kept(state):
-        stored = friend_store.get(game_id)
+    def kept(state):  # into the entry of the game the link carries now (another game may follow on it)
+        stored = friend_store.get(link.game_id)
         if stored is not None and isinstance(stored.get("meet"), dict):
             stored["meet"]["link"] = state
             friend_store.put(stored)
 
-    link = MeetLink(meet["url"], meet["key"], meet["topic"], entry["seat"], entry.get("reply"), meet.get("link"),
+    held = meet.get("link") if isinstance(meet.get("link"), dict) else {}
+    tie = held.get("tie") if isinstance(held.get("tie"), str) else entry.get("reply")
+    link = MeetLink(meet["url"], meet["key"], meet["topic"], meet_seat(entry, held), tie, held,
                     on_message=on_message, on_state=on_link_state, on_error=on_link_error, on_kept=kept)
-    link.game_id = game_id
+    link.game_id = entry["id"]
     link.on_gap = lambda: bridge.launch(greet())  # the friend's page sends again what this one lacks
     LIVE_STATE["link"] = link
     return link
+
+
+def meet_seat(entry, held):
+    """The seat a meeting point's notes are written for: the one of the game that opened it (a
+    game asked for over it keeps its notes, whichever seat each page has in that game)."""
+    seat = held.get("seat")
+    return seat if seat in (0, 1) else entry["seat"]
 
 
 async def connect(link, signal):
@@ -118,6 +125,9 @@ def on_message(text):
     meeting point, goes to the invitation it answers."""
     if text.startswith(REPLY_PREFIX) and LIVE_STATE.get("on_reply") is not None:
         bridge.launch(LIVE_STATE["on_reply"](text))
+        return
+    if text.startswith(INVITE_PREFIX) and LIVE_STATE.get("on_invite") is not None:  # another game, asked for
+        bridge.launch(LIVE_STATE["on_invite"](text))
         return
     if is_flood(text):
         return

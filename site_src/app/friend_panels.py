@@ -21,8 +21,8 @@ import friend_store
 import friend_tabs
 from table import log, store
 from friend_live import connect, new_link, open_meet, restore_chat, show_sealed
-from friend_seat import (INVITE_MARK, LIVE_STATE, MEET_SIGNAL, REPLY_MARK, other_name, page_address, parts,
-                         seat_table, show_panel, show_setup_note, took)
+from friend_seat import (INVITE_MARK, LIVE_STATE, MEET_SIGNAL, REPLY_MARK, SAME_SIGNAL, other_name, page_address,
+                         parts, refuse, seat_table, send, show_panel, show_setup_note, took)
 from peer_link import LinkError
 from table.flow import flow
 from table.prompt import announce
@@ -58,14 +58,81 @@ def on_friend_button(event):
     q("friend-name").focus()
 
 
+ASKED_AGAIN = "You asked {} for another game with the same rules: it starts here as soon as {} says yes."
+AGAIN_TEXT = "{} asks for another game, to {} points, muggins {}."
+
+
+def has_way_back():
+    """True while the game's connection (or its meeting point) can carry a message to the friend."""
+    link = LIVE_STATE["link"]
+    return link is not None and (link.is_open() or getattr(link, "role", "") == "meet") and link.state != "ended"
+
+
 def invite_again():
-    """After a friend game: the invitation form again, with that game's rules and the friend named."""
+    """After a friend game: another with the same rules, asked for over the connection the game
+    used (the friend says yes, and no link is sent), or else the invitation form again."""
+    if has_way_back() and S["friend"] is not None:
+        return bridge.launch(ask_again())
     friend, model = other_name(), S["model"] or {}
     on_friend_button(None)
     target = "61" if model.get("target") == 61 else "121"
     q("friend-make").querySelector('input[name="friend-target"][value="' + target + '"]').checked = True
     q("friend-muggins").checked = bool(model.get("muggins"))
     q("friend-make-message").textContent = "A new game with " + friend + ": make the invitation and send it."
+
+
+async def ask_again():
+    """Invite the friend to another game over the game's own connection: the invitation goes as
+    a message (``SAME_SIGNAL``: the game is played over the connection it came by, sealed)."""
+    old = friend_store.get(S["friend"]["id"]) or S["friend"]
+    names, seat, model = old.get("names") or ["", ""], old["seat"], S["model"] or {}
+    request = {"name": names[seat], "target": 61 if model.get("target") == 61 else 121,
+               "muggins": bool(model.get("muggins")), "signal": SAME_SIGNAL}
+    try:
+        made = await bridge.call("friend_invite", request)
+    except bridge.EngineError as error:
+        show_setup_note("Another game could not be asked for: " + error.message)
+        return
+    entry = {"id": made["id"], "seat": 0, "invite": made["invite"], "reply": None, "secret": made["secret"],
+             "names": [names[seat], None], "target": request["target"], "muggins": request["muggins"],
+             "game": None, "meta": None, "turn": "Waiting for the reply", "seal_secret": made["seal_secret"]}
+    if isinstance(old.get("meet"), dict):
+        entry["meet"] = dict(old["meet"])  # the same meeting point, its notes numbered on
+    friend_tabs.claim(entry["id"])
+    friend_store.put(entry)
+    S["pending"] = entry
+    send([made["invite"]])
+    friend = names[1 - seat] or "your friend"
+    q("friend-invite-link").value = page_address() + INVITE_MARK + made["invite"]
+    q("friend-copy-invite").textContent = "Copy the link"  # a fresh invitation, a fresh button
+    q("friend-sent-status").textContent = ASKED_AGAIN.replace("{}", friend)
+    shown("friend-reply-form", False)
+    show_panel("friend-sent")
+    await draw_qr(page_address() + INVITE_MARK + made["invite"])
+    list_games()
+    await friend_seal.prepare(entry)
+
+
+async def take_again(text):
+    """The friend asks for another game over this game's connection: the question, with the rules."""
+    if S["friend"] is None:
+        return
+    try:
+        found = await bridge.call("friend_read_invite", {"invite": text})
+    except bridge.EngineError as error:
+        refuse(error.message)
+        return
+    if found["signal"] != SAME_SIGNAL or friend_store.get(found["id"]) is not None:
+        return  # an invitation of another kind, or one this page has already
+    S["invited"] = {"text": text, "found": found, "again": S["friend"]["id"]}
+    q("friend-invite-text").textContent = AGAIN_TEXT.replace("{}", found["name"], 1).replace(
+        "{}", str(found["target"]), 1).replace("{}", "on" if found["muggins"] else "off", 1)
+    old = friend_store.get(S["friend"]["id"]) or S["friend"]
+    q("friend-my-name").value = (old.get("names") or ["", ""])[old["seat"]] or S["settings"].get("friend_name") or ""
+    q("friend-invited-message").textContent = ""
+    shown("friend-accept", True)
+    q("friend-accept").textContent = "Play again"
+    show_panel("friend-invited")
 
 
 def remember_name(name):
@@ -224,13 +291,18 @@ async def take_reply(text, entry=None):
     if found["signal"]:  # a sealed game: the reply answered a live offer
         S["friend"]["seal"] = True  # no greeting of an ordinary game while the connection opens
         link = LIVE_STATE["link"]
-        if found["signal"] == MEET_SIGNAL and (link is None or getattr(link, "game_id", None) != entry["id"]):
+        if found["signal"] == SAME_SIGNAL and link is not None:  # another game over the same connection
+            link.game_id = entry["id"]
+            S["game"] = None  # seated afresh when its first table comes
+        elif found["signal"] == MEET_SIGNAL and (link is None or getattr(link, "game_id", None) != entry["id"]):
             link = open_meet(entry)
         ahead = asyncio.create_task(friend_seal.begin_ahead())  # in the worker while the connection opens
         opened = False
         if found["signal"] == MEET_SIGNAL and link is not None:
             link.set_tie(entry["reply"])  # the friend's notes from now on are tied to the reply
             opened = link.is_open()
+        elif found["signal"] == SAME_SIGNAL and link is not None:
+            opened = link.is_open() or getattr(link, "role", "") == "meet"
         elif link is not None and link.role == "offer" and not link.accepted:  # this page's offer, still open
             q("friend-sent-status").textContent = "Connecting live to " + found["name"] + "\u2026"
             await connect(link, found["signal"])
@@ -274,6 +346,7 @@ async def show_invitation(text):
         await open_entry(mine)
         return
     S["invited"] = {"text": text, "found": found}
+    q("friend-accept").textContent = "Accept"
     q("friend-invite-text").textContent = (
         found["name"] + " invites you to a game of cribbage to " + str(found["target"]) + " points, muggins "
         + ("on" if found["muggins"] else "off") + "."
@@ -309,8 +382,8 @@ async def accept():
                 raise
             q("friend-invited-message").textContent = cap(error.message)
             return
-        if found["signal"] == MEET_SIGNAL:
-            request["signal"] = MEET_SIGNAL
+        if found["signal"] in (MEET_SIGNAL, SAME_SIGNAL):
+            request["signal"] = found["signal"]
         elif found["signal"]:
             link = new_link()
             try:
@@ -327,12 +400,23 @@ async def accept():
              "muggins": found["muggins"], "game": None, "meta": None, "turn": "Waiting for the first move",
              "seal_secret": made["seal_secret"]}
     meet = found.get("meet")
+    again = found["signal"] == SAME_SIGNAL
     if meet is not None:
         entry["meet"] = dict(meet, link=None)
+    elif again:
+        old = friend_store.get(invited.get("again") or "") or {}
+        if isinstance(old.get("meet"), dict):
+            entry["meet"] = dict(old["meet"])  # the same meeting point, its notes numbered on
     friend_tabs.claim(entry["id"])
     friend_store.put(entry)
     S["friend"] = dict(entry)
     LIVE_STATE["hello"] = (made["id"], made["hello"])  # sent as the connection opens (greet)
+    if again:  # the reply goes back the way the question came; the new game is seated when it begins
+        link = LIVE_STATE["link"]
+        if link is not None:
+            link.game_id = entry["id"]
+        send([made["reply"]])
+        S["game"] = None
     if meet is not None:
         link = open_meet(entry)
         link.send_reply(made["reply"])  # the reply goes first, tied to nothing; all after it to the reply
@@ -342,9 +426,12 @@ async def accept():
         + " pastes it, the game starts here" + (" over a live connection, on a sealed deck: keep this page open."
                                                 if request["signal"] else ", by a link " + found["name"] + " sends you."))
     q("friend-replied-status").textContent = WAITING_START.replace("{}", found["name"])
-    shown("friend-reply-copy", meet is None)
+    shown("friend-reply-copy", meet is None and not again)
     if meet is not None:
         q("friend-replied-text").textContent = REPLIED_MEET.replace("{}", found["name"])
+        q("friend-replied-status").textContent = ""
+    elif again:
+        q("friend-replied-text").textContent = "Another game with " + found["name"] + ": the cards are being sealed\u2026"
         q("friend-replied-status").textContent = ""
     show_panel("friend-replied")
     list_games()
@@ -442,11 +529,11 @@ async def open_entry(entry):
 
 
 
-async def take_meet_reply(text):
-    """The friend's reply, come through the meeting point: it starts the invitation it answers."""
+async def take_sent_reply(text):
+    """The friend's reply, come over the game's connection (or its meeting point): it starts the
+    invitation it answers (refused there if it answers another)."""
     entry = S.get("pending")
-    link = LIVE_STATE["link"]
-    if entry is None or link is None or getattr(link, "game_id", None) != entry["id"]:
+    if entry is None or LIVE_STATE["link"] is None:
         return
     stored = friend_store.get(entry["id"])
     if stored is not None and stored.get("reply"):
@@ -454,4 +541,5 @@ async def take_meet_reply(text):
     await take_reply(text, stored or entry)
 
 
-LIVE_STATE["on_reply"] = take_meet_reply
+LIVE_STATE["on_reply"] = take_sent_reply
+LIVE_STATE["on_invite"] = take_again

@@ -21,6 +21,8 @@ PLAY_MARK = "#play="
 CONNECT_MARK = "#connect="
 REPLY_PREFIX = "fr1."  # a reply's text (engine/friend.py)
 MEET_SIGNAL = "meet"  # the signal of an invitation whose pages find each other through a meeting point
+SAME_SIGNAL = "same"  # the signal of an invitation to another game, over the connection it came by
+INVITE_PREFIX = "fi1."  # an invitation's text (engine/friend.py)
 SAME_NETWORK = ("Live play needs both devices on the same network; "
                 "links work from anywhere.")
 LIVE = "Connected live to {}: moves arrive as they are made."

@@ -98,7 +98,7 @@ class MeetLink:
 
     def kept(self):
         """What the link needs to carry on after a reload (JSON-serialisable)."""
-        return {"out": self.number, "box": self.box}
+        return {"out": self.number, "box": self.box, "tie": self.tie, "seat": self.seat}
 
     def _tell(self, message):
         window = self._frame.contentWindow
@@ -146,6 +146,7 @@ class MeetLink:
     def set_tie(self, tie):
         """The reply has been read: notes from now on are tied to it, and those that waited for it are opened."""
         self.tie = tie
+        self._keep()
         if self._waiting:
             self._inbox[:0] = self._waiting
             self._waiting = []

@@ -5,7 +5,7 @@ reloaded mid-hand and back without any code, a game that waits for a side that w
 import time
 
 from tests.e2e.conftest import CHROMIUM, PageProblems, engine_ready, ui_ready
-from tests.e2e.test_friend_play import (ACTIONS, FAST_PACE, NO_MDNS_ARGS, mid_hand, play, same_or_prefix,
+from tests.e2e.test_friend_play import (ACTIONS, FAST_PACE, NO_MDNS_ARGS, mid_hand, play, rematch, same_or_prefix,
                                         saved_game)
 from tests.e2e.test_game_play import awaiting
 
@@ -143,6 +143,7 @@ def test_a_whole_game_from_one_link_through_a_meeting_point_reloaded_and_waiting
     assert ann.inner_text("#game-over-detail") == bob.inner_text("#game-over-detail")
     told = ann.evaluate(PLAY_TOLD)  # both logs tell the same play, each go and point for it included
     assert told == bob.evaluate(PLAY_TOLD) and "go" in told and "one for the go" in told
+    rematch(ann, bob)
     print(f"invitation opened to the first hand on both screens: {first_hand:.2f} s")
     for watch in (ann_watch, bob_watch):
         watch.check()

@@ -406,17 +406,31 @@ def test_a_whole_friend_game_live_reloaded_and_dropped_and_resumed(live_browser,
     a, b = saved_game(ann), saved_game(bob)
     assert a.is_over and a.to_json() == b.to_json()
     assert ann.inner_text("#game-over-detail") == bob.inner_text("#game-over-detail")
-    assert ann.inner_text("#again-button") == "Invite Bob again"
-    ann.click("#again-button")  # another game with the same friend: a new invitation, same rules
-    ann.wait_for_selector("#friend-make", state="visible")
-    assert ann.is_checked("input[name='friend-target'][value='61']")
-    assert "A new game with Bob" in ann.inner_text("#friend-make-message")
     finished_like_any_game(ann, a, won=a.winner == 0)
     finished_like_any_game(bob, b, won=b.winner == 1)
+    rematch(ann, bob)
     for watch in watches:
         watch.check()
     for context in contexts:
         context.close()
+
+
+KEPT_GAMES = "() => Object.values(JSON.parse(localStorage.getItem('cribbage.friends.v1')).games).map((g) => !!g.sealed)"
+
+
+def rematch(ann, bob):
+    """Ann asks for another game over the game's connection, Bob says yes: both are dealt its first
+    hand, with no link sent, and the finished game stays kept beside the new one."""
+    assert ann.inner_text("#again-button") == "Play again with Bob"
+    ann.click("#again-button")
+    bob.wait_for_selector("#friend-invited", state="visible", timeout=30_000)
+    assert "Ann asks for another game, to 61 points" in bob.inner_text("#friend-invite-text")
+    assert bob.inner_text("#friend-accept") == "Play again"
+    bob.click("#friend-accept")
+    for page in (ann, bob):
+        page.wait_for_function("document.querySelectorAll('#my-hand [data-card]').length === 6", timeout=30_000)
+        assert page.evaluate(KEPT_GAMES) == [True, True]
+        assert "Hand 1" in page.text_content("#log")
 
 
 def test_the_friend_throws_ahead_and_the_cards_go_as_soon_as_the_inviter_has_thrown(live_browser, base_url):

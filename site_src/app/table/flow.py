@@ -405,7 +405,7 @@ async def finish():
         note = ("Pass-and-play games are not counted in your statistics." if S["passing"] else
                 "Only two-player games against the computer are counted in your statistics.")
     friend = S["friend"] is not None
-    q("again-button").textContent = ("Invite " + S["names"][1 - S["me"]] + " again") if friend else "Play again"
+    q("again-button").textContent = ("Play again with " + S["names"][1 - S["me"]]) if friend else "Play again"
     if friend:
         note = "A game with a friend: it counts in your statistics under \u201cAgainst friends\u201d only."
     q("game-over-note").textContent = note
