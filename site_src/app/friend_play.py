@@ -29,7 +29,7 @@ from friend_live import on_chat, on_friend_turn, on_mute, on_phrase, on_reconnec
 from friend_panels import (invite_again, list_games, on_accept, on_back, on_friend_button, on_games_click, on_make,
                            on_network_change, on_reply_submit, on_way_change, open_entry, show_invitation,
                            take_reply)
-from friend_seat import (CONNECT_MARK, INVITE_MARK, LIVE_STATE, PLAY_MARK, REPLY_MARK, adopt, is_live,
+from friend_seat import (CONNECT_MARK, INVITE_MARK, LIVE_STATE, PANEL_MARK, PLAY_MARK, REPLY_MARK, adopt, is_live,
                          other_name, page_address, parts, refuse, send, settle, show_setup_note)
 from table.flow import flow
 from table.prompt import WAITING_HOOKS, announce, set_waiting
@@ -148,6 +148,11 @@ async def open_address():
     """A friend link in the page's address (an invitation, a reply, a move, a connection code):
     act on it and return True; False if the address holds none."""
     mark = str(window.location.hash)
+    if mark == PANEL_MARK:  # "Play a friend" in the site's menu
+        window.history.replaceState(None, "", page_address() + str(window.location.search))
+        on_friend_button(None)
+        list_games()
+        return True
     if not mark.startswith((INVITE_MARK, REPLY_MARK, PLAY_MARK, CONNECT_MARK)):
         return False
     window.history.replaceState(None, "", page_address() + str(window.location.search))

@@ -9,7 +9,9 @@ the main thread.
 import js
 from dom import window
 
+import board
 import friend_store
+from table import score_strip
 from table.setup import close_setup, meta_from, open_setup, reset_table
 from table.state import S, blank_model, cap, q, shown
 from table.flow import take
@@ -19,6 +21,7 @@ INVITE_MARK = "#invite="
 REPLY_MARK = "#reply="
 PLAY_MARK = "#play="
 CONNECT_MARK = "#connect="
+PANEL_MARK = "#friend-panel"  # the site menu's "Play a friend": the page opens the invitation form
 REPLY_PREFIX = "fr1."  # a reply's text (engine/friend.py)
 MEET_SIGNAL = "meet"  # the signal of an invitation whose pages find each other through a meeting point
 SAME_SIGNAL = "same"  # the signal of an invitation to another game, over the connection it came by
@@ -61,6 +64,10 @@ def show_panel(step):
     for name in ("friend-make", "friend-sent", "friend-invited", "friend-replied"):
         shown(name, name == step)
     if step:
+        if step == "friend-make" and S["friend"] is None:  # not "You / Computer" while a friend game is set up
+            names = ["You", "Your friend"]
+            board.render("#board", names, 121)
+            score_strip.render(names, [0, 0], 121)
         q("setup").hidden = True
         q("game").classList.add("is-setup")
         q("status-hand").textContent = "A game of cribbage with a friend"

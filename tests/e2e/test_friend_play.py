@@ -406,9 +406,12 @@ def test_a_whole_friend_game_live_reloaded_and_dropped_and_resumed(live_browser,
     a, b = saved_game(ann), saved_game(bob)
     assert a.is_over and a.to_json() == b.to_json()
     assert ann.inner_text("#game-over-detail") == bob.inner_text("#game-over-detail")
-    finished_like_any_game(ann, a, won=a.winner == 0)
-    finished_like_any_game(bob, b, won=b.winner == 1)
+    for page in (ann, bob):
+        page.wait_for_selector("#game-over[data-code]", state="attached")
+    codes = [page.get_attribute("#game-over", "data-code") for page in (ann, bob)]
     rematch(ann, bob)
+    finished_like_any_game(ann, a, won=a.winner == 0, code=codes[0])
+    finished_like_any_game(bob, b, won=b.winner == 1, code=codes[1])
     for watch in watches:
         watch.check()
     for context in contexts:
@@ -466,15 +469,16 @@ def test_the_friend_throws_ahead_and_the_cards_go_as_soon_as_the_inviter_has_thr
         context.close()
 
 
-def finished_like_any_game(page, game, won):
+def finished_like_any_game(page, game, won, code=None):
     """A finished friend game is a game record: counted under "Against friends", kept among the
-    recent games, and its code replays it."""
-    page.wait_for_selector("#game-over[data-code]", state="attached")
+    recent games, and its code (``code``, else the one the game's end shows) replays it."""
+    if code is None:
+        page.wait_for_selector("#game-over[data-code]", state="attached")
+        code = page.get_attribute("#game-over", "data-code")
     page.wait_for_function("document.getElementById('stats-panel').textContent.includes('Against friends')")
     row = page.inner_text("#stats-panel .stats-friends tbody tr")
     assert row.split()[:4] == ["Vs", "friends", "1", "1" if won else "0"], row
     assert "Replay" in page.inner_text("#stats-panel .stats-recent")
-    code = page.get_attribute("#game-over", "data-code")
     page.goto("/replay/?code=" + code)
     page.wait_for_selector("#replay[data-state='ready']", state="attached", timeout=60_000)
     assert int(page.get_attribute("#replay", "data-steps")) > 20
