@@ -18,7 +18,7 @@
   const KEEP_DAYS = 30; // each event asks relays to drop it after this long (NIP-40)
   const MAX_NOTE = 60000; // characters of one note, both ways
   const MAX_BACKLOG = 2000; // stored events asked for at once
-  const RETRY_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+  const RETRY_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000]; // waits before each try to connect again
   const REFRESH_MS = 5000; // how often the notes of the last REFRESH_WINDOW seconds are asked for again
   const REFRESH_WINDOW = 90; // (a relay may drop a note on its way out: it comes with the next ask)
   const RESEND_MS = 3000; // a note the relay has not confirmed is sent again after this long

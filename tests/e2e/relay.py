@@ -7,6 +7,8 @@ a relay that went away and came back with what it stored.
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import tempfile
@@ -63,7 +65,7 @@ class Relay:
         """Start the relay (again) and wait until it takes connections."""
         log = (self.folder / "relay.log").open("ab")
         self.process = subprocess.Popen([str(RELAY), "-c", str(self.config), "serve"], cwd=self.folder,
-                                        stdout=log, stderr=subprocess.STDOUT)
+                                        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -76,12 +78,9 @@ class Relay:
         raise RuntimeError("the relay did not start in time")
 
     def stop(self) -> None:
-        """Stop the relay (what it stored stays in its database)."""
+        """Stop the relay at once, as a relay that vanishes does (what it stored stays in its
+        database: each event is written before the relay answers that it has it)."""
         if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            os.killpg(self.process.pid, signal.SIGKILL)  # its workers too, not left holding the port
+            self.process.wait()
         self.process = None
