@@ -519,6 +519,7 @@ async def open_entry(entry):
         show_panel("friend-sent" if entry["seat"] == 0 else "friend-replied")
         return True
     seat_table(entry, reply)
+    S["cards"].update(reply["cards"])  # the cards' faces, before anything draws the hand
     S["model"] = model_from_view(reply["view"])
     reply["events"] = []
     await flow(lambda: took(reply))

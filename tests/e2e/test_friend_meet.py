@@ -114,7 +114,8 @@ def test_a_whole_game_from_one_link_through_a_meeting_point_reloaded_and_waiting
         back_in_play(page)
         assert saved_game(page).to_json() == before
         assert page.evaluate(PLAY_TOLD) == told and page.evaluate(CHAT_LINES) == chat  # the log and chat as they were
-        assert page.locator("#my-hand [data-card]").count() > 0 or awaiting(page) == "friend"
+        faces = page.evaluate("[...document.querySelectorAll('#my-hand .pc-rank')].map((e) => e.textContent)")
+        assert faces and "?" not in faces, faces  # the player's own cards in view, face up, at once
         last[k] = -1
         wait_meeting([page])
         same_or_prefix(ann, bob)

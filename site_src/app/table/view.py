@@ -254,7 +254,8 @@ def render_hand(model):
     legal = model["legal"] if waiting == "play" else []
     lit = S["hint_cards"]
     sealing = not hand and S["view"] is not None and bool(S["view"].get("sealing"))
-    key = json.dumps([hand, S["selected"], legal, waiting, lit, sealing, S["ahead"], is_picking()])
+    faces = [str(card) in S["cards"] for card in hand]  # a card drawn before its face was known is drawn again
+    key = json.dumps([hand, faces, S["selected"], legal, waiting, lit, sealing, S["ahead"], is_picking()])
     if key == S["hand_key"]:
         return
     S["hand_key"] = key
@@ -269,7 +270,9 @@ def render_hand(model):
         return
     buttons = box.querySelectorAll("button[data-card]")
     if buttons.length == len(hand) and all(
-            buttons.item(i).getAttribute("data-card") == str(card) for i, card in enumerate(hand)):
+            buttons.item(i).getAttribute("data-card") == str(card)
+            and str(buttons.item(i).querySelector(".pc-rank").textContent) == info(card)["rank"]
+            for i, card in enumerate(hand)):
         for i, card in enumerate(hand):
             hand_button_state(buttons.item(i), card, waiting, legal, lit)
         box.setAttribute("aria-label", "Your cards" if hand else "Your cards: none left")
