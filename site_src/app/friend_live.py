@@ -224,13 +224,8 @@ async def take_chat(text):
     like one goes through the flow as any message does."""
     if S["friend"] is None:
         return
-    request = dict(parts(), message=text, game=None)
-    try:
-        out = await bridge.call("friend_receive", request)
-    except bridge.EngineError as error:
-        if error.kind != "bad_input":
-            raise
-        refuse(error.message)
+    out = await engine_receive(text, None)
+    if out is None:
         return
     if out["kind"] != "chat":
         await flow(lambda: receive(text))
@@ -238,17 +233,24 @@ async def take_chat(text):
         add_chat(other_name(), out["chat"])
 
 
-async def receive(text):
-    """One message through the engine; refused ones are said, and the game stays as it was."""
-    if S["friend"] is None:
-        return False
-    request = dict(parts(), message=text, game=None if friend_seal.is_sealed() else S["game"])
+async def engine_receive(text, game):
+    """The engine's answer to one message for ``game`` (``friend_receive``), or None when it was
+    refused (the sentence said)."""
     try:
-        out = await bridge.call("friend_receive", request)
+        return await bridge.call("friend_receive", dict(parts(), message=text, game=game))
     except bridge.EngineError as error:
         if error.kind != "bad_input":
             raise
         refuse(error.message)
+        return None
+
+
+async def receive(text):
+    """One message through the engine; refused ones are said, and the game stays as it was."""
+    if S["friend"] is None:
+        return False
+    out = await engine_receive(text, None if friend_seal.is_sealed() else S["game"])
+    if out is None:
         return settle()
     send(out["send"])
     if out["chat"]:

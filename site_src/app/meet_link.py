@@ -25,6 +25,7 @@ import js
 from dom import create_proxy, document
 
 import bridge
+from peer_link import call_handler
 
 FRAME_PAGE = "meet.html"
 SANDBOX = "allow-scripts"
@@ -33,10 +34,6 @@ GAP_WAITS = (2, 5, 10, 20, 40, 60)  # seconds a note may stay missing before eac
 UNREACHABLE = ("The meeting point cannot be reached just now: the game waits, and goes on by itself "
                "as soon as it is back.")
 REFUSED = "A note from the meeting point was refused: {}"
-
-
-def _log(*parts):
-    js.console.warn(*[str(part) for part in parts])
 
 
 def _token():
@@ -137,11 +134,7 @@ class MeetLink:
             return
         self.state = state
         self.reason = reason
-        if self.on_state is not None:
-            try:
-                self.on_state(state, reason)
-            except Exception as error:
-                _log("MeetLink on_state handler raised:", error)
+        call_handler(self.on_state, "MeetLink on_state", state, reason)
 
     def set_tie(self, tie):
         """The reply has been read: notes from now on are tied to it, and those that waited for it are opened."""
@@ -215,11 +208,8 @@ class MeetLink:
                 if out["refused"]:
                     self._error(REFUSED.replace("{}", out["refused"][0]))
                 for text in out["texts"]:
-                    if self.on_message is not None and self.state != "ended":
-                        try:
-                            self.on_message(text)
-                        except Exception as error:
-                            _log("MeetLink on_message handler raised:", error)
+                    if self.state != "ended":
+                        call_handler(self.on_message, "MeetLink on_message", text)
         finally:
             self._opening = False
         if self.box is not None and self.box["held"] and self._gap_at != self.box["next"]:
@@ -234,26 +224,14 @@ class MeetLink:
             if self.state == "ended" or self.box is None or self.box["next"] != number or not self.box["held"]:
                 break
             self._tell({"op": "again"})
-            if self.on_gap is not None:
-                try:
-                    self.on_gap()
-                except Exception as error:
-                    _log("MeetLink on_gap handler raised:", error)
+            call_handler(self.on_gap, "MeetLink on_gap")
         self._gap_at = None
 
     def _keep(self):
-        if self.on_kept is not None:
-            try:
-                self.on_kept(self.kept())
-            except Exception as error:
-                _log("MeetLink on_kept handler raised:", error)
+        call_handler(self.on_kept, "MeetLink on_kept", self.kept())
 
     def _error(self, reason):
-        if self.on_error is not None:
-            try:
-                self.on_error(reason)
-            except Exception as error:
-                _log("MeetLink on_error handler raised:", error)
+        call_handler(self.on_error, "MeetLink on_error", reason)
 
     async def wait_open(self, seconds):
         """PeerLink's: True if the meeting point can be reached now (the link waits by itself otherwise)."""

@@ -174,6 +174,17 @@ def _log(*parts):
     js.console.warn(*[str(part) for part in parts])
 
 
+def call_handler(handler, what, *args):
+    """Call a page's handler (if any) with ``args``; one that raises is logged as ``what``, and
+    the link carries on."""
+    if handler is None:
+        return
+    try:
+        handler(*args)
+    except Exception as error:
+        _log(what + " handler raised:", error)
+
+
 class PeerLink:
     """One direct connection to one other browser (see the module's docstring)."""
 
@@ -259,11 +270,7 @@ class PeerLink:
             _log("PeerLink data channel error:", detail)
 
     def _error(self, reason):
-        if self.on_error is not None:
-            try:
-                self.on_error(reason)
-            except Exception as error:
-                _log("PeerLink on_error handler raised:", error)
+        call_handler(self.on_error, "PeerLink on_error", reason)
 
     async def _local(self, promise):
         reply = json.loads(str(await promise))

@@ -4,9 +4,9 @@ reloaded mid-hand and back without any code, a game that waits for a side that w
 
 import time
 
-from tests.e2e.conftest import CHROMIUM, PageProblems, engine_ready, ui_ready
-from tests.e2e.test_friend_play import (ACTIONS, FAST_PACE, NO_MDNS_ARGS, mid_hand, play, rematch, same_or_prefix,
-                                        saved_game)
+from tests.e2e.conftest import CHROMIUM, PageProblems, ui_ready
+from tests.e2e.test_friend_play import (ACTIONS, FAST_PACE, NO_MDNS_ARGS, mid_hand, open_invitation_form, play, rematch,
+                                        same_or_prefix, saved_game)
 from tests.e2e.test_game_play import awaiting
 
 import pytest
@@ -32,12 +32,7 @@ def new_page(browser, base_url, phone=False):
 
 def invite_through(ann, relay_url, target="61"):
     """Ann makes an invitation for a friend somewhere else, allowing the meeting point: its link."""
-    ann.goto("/")
-    ui_ready(ann)
-    engine_ready(ann)
-    ann.click("#friend-button")
-    ann.fill("#friend-name", "Ann")
-    ann.check(f"input[name='friend-target'][value='{target}']")
+    open_invitation_form(ann, target)
     ann.check("input[name='friend-way'][value='far']")
     ann.wait_for_selector("#friend-far", state="visible")
     ann.fill("#friend-meet-url", relay_url)

@@ -139,16 +139,21 @@ def open_pair(browser, base_url, phone=False, slow_seal=False):
 BOARD_NAMES = "() => [...document.querySelectorAll('#board .crib-board-name')].map((e) => e.textContent).join(',')"
 
 
-def invite_and_accept(ann, bob, target="61", live=False, by_link=False):
-    """Ann invites from the game page, Bob accepts from the link, Ann pastes the reply. ``live``:
-    Bob's page draws the game's board (the players, the target) while his reply waits;
-    ``by_link``: Ann chooses to play by links (no connection is offered)."""
+def open_invitation_form(ann, target):
+    """Ann opens the game page's invitation form, names herself and picks the target."""
     ann.goto("/")
     ui_ready(ann)
     engine_ready(ann)
     ann.click("#friend-button")
     ann.fill("#friend-name", "Ann")
     ann.check(f"input[name='friend-target'][value='{target}']")
+
+
+def invite_and_accept(ann, bob, target="61", live=False, by_link=False):
+    """Ann invites from the game page, Bob accepts from the link, Ann pastes the reply. ``live``:
+    Bob's page draws the game's board (the players, the target) while his reply waits;
+    ``by_link``: Ann chooses to play by links (no connection is offered)."""
+    open_invitation_form(ann, target)
     if by_link:
         ann.check("input[name='friend-way'][value='link']")
     ann.click("#friend-make-button")
