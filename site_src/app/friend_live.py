@@ -121,15 +121,10 @@ def is_flood(text):
 
 def on_message(text):
     """A message from the other page: taken in turn, once the table is not busy (a chat line
-    past the rate anyone types is dropped at once). The friend's reply, which comes through a
-    meeting point, goes to the invitation it answers."""
-    if text.startswith(REPLY_PREFIX) and LIVE_STATE.get("on_reply") is not None:
-        bridge.launch(LIVE_STATE["on_reply"](text))
-        return
-    if text.startswith(INVITE_PREFIX) and LIVE_STATE.get("on_invite") is not None:  # another game, asked for
-        bridge.launch(LIVE_STATE["on_invite"](text))
-        return
-    if is_flood(text):
+    past the rate anyone types is dropped at once). The friend's reply (through a meeting point,
+    or to another game asked for) and an invitation to another game are taken in turn too, each
+    after the messages that came before it."""
+    if not text.startswith((REPLY_PREFIX, INVITE_PREFIX)) and is_flood(text):
         return
     LIVE_STATE["inbox"].append(text)
     if not LIVE_STATE["draining"]:
@@ -145,11 +140,15 @@ async def drain():
             text = LIVE_STATE["inbox"][0]
             sealed = friend_seal.is_sealed_message(text)  # the engine's part now, its table when free
             chat = not sealed and CHAT_MARK in text
-            if not sealed and not chat and (S["busy"] or S["waiting"] in HOLD_AT):
+            hook = LIVE_STATE.get("on_reply" if text.startswith(REPLY_PREFIX) else "on_invite"
+                                  if text.startswith(INVITE_PREFIX) else "")
+            if not sealed and not chat and hook is None and (S["busy"] or S["waiting"] in HOLD_AT):
                 await asyncio.sleep(0.05)  # a move waits until the player leaves the show or the go
                 continue
             LIVE_STATE["inbox"].pop(0)
-            if chat:
+            if hook is not None:  # a reply, or another game asked for: after what came before it
+                await hook(text)
+            elif chat:
                 await take_chat(text)
             elif sealed:
                 texts = [text]  # with those sent together (one message: peer_link.send_all): one engine call

@@ -28,6 +28,7 @@ KEY_NETWORK = "cribbage.friendnet.v1"
 KEY_CURRENT = "cribbage.friendnow.v1"
 VERSION = 1
 MAX_GAMES = 20
+MAX_TEXT = 2 * 1024 * 1024  # characters of every game kept: a sealed game's entry holds some 40,000
 DEFAULT_STUN_HOST = "stun.l.google.com:19302"
 DEFAULT_MEET_URL = "wss://relay.damus.io"
 MAX_MEET_URL = 200
@@ -51,8 +52,8 @@ def _copy(value):
 
 
 def _games():
-    if local_storage.read(KEY_GAMES) != _READ["text"]:
-        text, data = local_storage.read_json(KEY_GAMES, GAMES_RESET)
+    if local_storage.read(KEY_GAMES, MAX_TEXT) != _READ["text"]:
+        text, data = local_storage.read_json(KEY_GAMES, GAMES_RESET, MAX_TEXT)
         if text is None:
             return {}
         games = data.get("games") if isinstance(data, dict) and data.get("v") == VERSION else None

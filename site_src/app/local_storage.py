@@ -171,11 +171,12 @@ def is_int(value):
     return type(value) is int
 
 
-def read(key):
-    """The text stored under key, or None (absent, unavailable, unreadable or set aside)."""
+def read(key, limit=MAX_VALUE):
+    """The text stored under key, or None (absent, unavailable, unreadable or set aside: longer
+    than ``limit`` characters)."""
     if not is_available():
         return None
-    value = JS.get(key, MAX_VALUE)
+    value = JS.get(key, limit)
     if is_int(value) and value > 0:
         log("localStorage value set aside (too large):", key, value)
         notice(WORDS["too_big"])
@@ -209,9 +210,9 @@ def keep_aside(key, text, notice_text):
     notice(notice_text)
 
 
-def read_json(key, notice_text):
+def read_json(key, notice_text, limit=MAX_VALUE):
     """(text, parsed JSON) under key; (None, None) if absent; unreadable text is set aside."""
-    text = read(key)
+    text = read(key, limit)
     if text is None:
         return None, None
     try:

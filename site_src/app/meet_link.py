@@ -94,8 +94,10 @@ class MeetLink:
         return self.state == "open"
 
     def kept(self):
-        """What the link needs to carry on after a reload (JSON-serialisable)."""
-        return {"out": self.number, "box": self.box, "tie": self.tie, "seat": self.seat}
+        """What the link needs to carry on after a reload (JSON-serialisable): not the notes that
+        wait for one before them (they come from the meeting point again, which keeps them)."""
+        box = None if self.box is None else {"next": self.box["next"], "part": self.box["part"], "held": []}
+        return {"out": self.number, "box": box, "tie": self.tie, "seat": self.seat}
 
     def _tell(self, message):
         window = self._frame.contentWindow

@@ -98,9 +98,10 @@ SLOW_SEAL = """
 })();
 """
 
-# The other side's moves shown at the fast pace (what is tested here is the games, not the pace).
+# The other side's moves shown at the tests' pace, with no wait (what is tested here is the games,
+# not the pace: store.TEST_PACE).
 FAST_PACE = """if (window.top === window && !localStorage.getItem("cribbage.settings.v1"))
-  localStorage.setItem("cribbage.settings.v1", JSON.stringify({v: 1, speed: "fast"}));"""
+  localStorage.setItem("cribbage.settings.v1", JSON.stringify({v: 1, speed: "test"}));"""
 
 
 @pytest.fixture(scope="module")

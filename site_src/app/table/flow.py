@@ -20,8 +20,8 @@ from table.view import render, render_stats
 from table.prompt import announce, bring_into_view, set_waiting
 
 
-BEATS = {"slow": 1.6, "normal": 0.9, "fast": 0.3}  # seconds per beat of the computer's play
-GO_PAUSE = 1.4  # seconds a go said for the person stays on the table, whatever the computer's speed
+BEATS = {"slow": 1.6, "normal": 0.9, "fast": 0.3, store.TEST_PACE: 0}  # seconds per beat of the computer's play
+GO_PAUSE = 1.4  # seconds a go said for the person stays on the table, whatever the computer's speed (but the tests')
 GO_SAID = "Go: you have no card to play."
 
 
@@ -150,7 +150,7 @@ async def show_event(event):
     announce(event.get("say") or "", kind != "hand" and not said_go)
     if said_go:
         q("callout").textContent = (S["names"][S["me"]] + ": " if S["passing"] else "") + GO_SAID
-        if not S["catching_up"]:
+        if not S["catching_up"] and S["settings"].get("speed") != store.TEST_PACE:
             await asyncio.sleep(GO_PAUSE)
     if stop:
         return stop
