@@ -89,14 +89,12 @@ def test_a_whole_game_from_one_link_through_a_meeting_point_reloaded_and_waiting
     (ann_context, ann, ann_watch), (bob_context, bob, bob_watch) = (
         new_page(apart_browser, base_url), new_page(apart_browser, base_url, phone=True))
     invite = invite_through(ann, relay.url)
-    started = time.monotonic()
     accept(bob, invite, relay.url)
     ann.wait_for_selector("#game[data-await='discard']", state="attached", timeout=30_000)
     bob.wait_for_function("['friend', 'discard'].includes(document.getElementById('game').dataset.await)",
                           timeout=30_000)
     for page in (ann, bob):  # each side's own six, face up
         page.wait_for_function("document.querySelectorAll('#my-hand [data-card]').length === 6", timeout=30_000)
-    first_hand = time.monotonic() - started
     wait_meeting([ann, bob])
     bob.fill("#friend-chat-input", "Good luck \U0001F600 \U0001F0A1")
     bob.click("#friend-chat-send")
@@ -140,7 +138,6 @@ def test_a_whole_game_from_one_link_through_a_meeting_point_reloaded_and_waiting
     told = ann.evaluate(PLAY_TOLD)  # both logs tell the same play, each go and point for it included
     assert told == bob.evaluate(PLAY_TOLD) and "go" in told and "one for the go" in told
     rematch(ann, bob)
-    print(f"invitation opened to the first hand on both screens: {first_hand:.2f} s")
     for watch in (ann_watch, bob_watch):
         watch.check()
     for context in (ann_context, bob_context):
